@@ -1,0 +1,279 @@
+using System.Buffers;
+
+namespace PooledHttp.Buffers;
+
+/// <summary>
+/// A write-only stream (and <see cref="IBufferWriter{T}"/>) that collects bytes in one array rented
+/// from an <see cref="ArrayPool{T}"/>, growing by renting a bigger one and returning the old one,
+/// and refusing to grow past a maximum length.
+/// </summary>
+/// <remarks>
+/// <para>The idea is the runtime's internal <c>LimitArrayPoolWriteStream</c>: buffer a body of
+/// unknown length without leaving a trail of garbage arrays behind. Growth costs copies, never
+/// allocations, once the pool is warm.</para>
+/// <para><b>Ownership.</b> The stream owns at most one rented array at a time. <see cref="Dispose(bool)"/>
+/// returns it exactly once; a second dispose does nothing. <see cref="DetachBuffer"/> hands the array
+/// to a <see cref="PooledBuffer"/> instead, after which the stream owns nothing and is disposed.</para>
+/// <para><b>After dispose.</b> Every member but <see cref="Dispose(bool)"/> and the <c>Can*</c> properties
+/// throws <see cref="ObjectDisposedException"/>. Memory obtained from <see cref="WrittenMemory"/>
+/// before dispose must not be used after it.</para>
+/// </remarks>
+public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
+{
+    /// <summary>The smallest array worth renting: below this the pool's bucket rounding would give it anyway.</summary>
+    private const int MinimumRent = 256;
+
+    /// <summary>What <see cref="GetMemory"/> asks for when the caller gives no hint: a typical socket read.</summary>
+    private const int DefaultSizeHint = 4096;
+
+    private readonly ArrayPool<byte> _pool;
+    private byte[] _buffer;
+    private int _length;
+    private bool _disposed;
+
+    /// <summary>Creates the stream.</summary>
+    /// <param name="maxLength">The most bytes it will ever hold; writing past it throws <see cref="PayloadTooLargeException"/>.</param>
+    /// <param name="initialCapacity">Bytes to rent up front, for example a Content-Length; 0 rents nothing until the first write.</param>
+    /// <param name="pool">The pool to rent from; <see cref="ArrayPool{T}.Shared"/> when <see langword="null"/>.</param>
+    public PooledBufferStream(int maxLength = int.MaxValue, int initialCapacity = 0, ArrayPool<byte>? pool = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(maxLength);
+        ArgumentOutOfRangeException.ThrowIfNegative(initialCapacity);
+        if (initialCapacity > maxLength)
+        {
+            throw new PayloadTooLargeException(maxLength, initialCapacity);
+        }
+
+        MaxLength = maxLength;
+        _pool = pool ?? ArrayPool<byte>.Shared;
+        _buffer = initialCapacity == 0 ? [] : _pool.Rent(initialCapacity);
+    }
+
+    /// <summary>The limit this stream enforces, in bytes.</summary>
+    public int MaxLength { get; }
+
+    /// <summary>The length of the array currently rented: how much can be written before the next growth.</summary>
+    public int Capacity
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _buffer.Length;
+        }
+    }
+
+    /// <summary>The bytes written so far.</summary>
+    public ReadOnlyMemory<byte> WrittenMemory
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return new ReadOnlyMemory<byte>(_buffer, 0, _length);
+        }
+    }
+
+    /// <summary>The bytes written so far, as a span.</summary>
+    public ReadOnlySpan<byte> WrittenSpan
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return new ReadOnlySpan<byte>(_buffer, 0, _length);
+        }
+    }
+
+    /// <summary>The bytes written so far, as a single-segment sequence.</summary>
+    public ReadOnlySequence<byte> GetReadOnlySequence() => new(WrittenMemory);
+
+    /// <inheritdoc />
+    public override bool CanRead => false;
+
+    /// <inheritdoc />
+    public override bool CanSeek => false;
+
+    /// <inheritdoc />
+    public override bool CanWrite => !_disposed;
+
+    /// <inheritdoc />
+    public override long Length
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _length;
+        }
+    }
+
+    /// <summary>Not supported: the stream only appends.</summary>
+    public override long Position
+    {
+        get => Length;
+        set => throw new NotSupportedException("PooledBufferStream only appends.");
+    }
+
+    /// <summary>
+    /// Hands the rented array and the written length to a new <see cref="PooledBuffer"/>, which the
+    /// caller then owns. The stream is disposed and owns nothing afterwards.
+    /// </summary>
+    public PooledBuffer DetachBuffer()
+    {
+        ThrowIfDisposed();
+        var lease = new PooledBuffer(_buffer.Length == 0 ? null : _pool, _buffer, _length);
+        _buffer = [];
+        _length = 0;
+        _disposed = true;
+        return lease;
+    }
+
+    /// <inheritdoc />
+    public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
+
+    /// <inheritdoc />
+    public override void Write(ReadOnlySpan<byte> buffer)
+    {
+        ThrowIfOverLimit(buffer.Length);
+        EnsureCapacity(buffer.Length);
+        buffer.CopyTo(_buffer.AsSpan(_length));
+        _length += buffer.Length;
+    }
+
+    /// <inheritdoc />
+    public override void WriteByte(byte value) => Write([value]);
+
+    /// <inheritdoc />
+    public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        Write(buffer.AsSpan(offset, count));
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc />
+    public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        Write(buffer.Span);
+        return ValueTask.CompletedTask;
+    }
+
+    /// <inheritdoc />
+    public void Advance(int count)
+    {
+        ThrowIfDisposed();
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        int handedOut = Math.Min(_buffer.Length, MaxLength) - _length;
+        if (count > handedOut)
+        {
+            throw new InvalidOperationException($"Cannot advance {count} bytes: only {handedOut} were handed out.");
+        }
+
+        _length += count;
+    }
+
+    /// <summary>
+    /// Returns writable memory of at least <paramref name="sizeHint"/> bytes (at least one byte when
+    /// the hint is 0), never reaching past <see cref="MaxLength"/>. Throws
+    /// <see cref="PayloadTooLargeException"/> when that much room would break the limit.
+    /// </summary>
+    public Memory<byte> GetMemory(int sizeHint = 0)
+    {
+        int room = ReserveRoom(sizeHint);
+        return _buffer.AsMemory(_length, room);
+    }
+
+    /// <inheritdoc cref="GetMemory"/>
+    public Span<byte> GetSpan(int sizeHint = 0)
+    {
+        int room = ReserveRoom(sizeHint);
+        return _buffer.AsSpan(_length, room);
+    }
+
+    /// <inheritdoc />
+    public override void Flush()
+    {
+    }
+
+    /// <inheritdoc />
+    public override Task FlushAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    /// <summary>Not supported: the stream is write-only.</summary>
+    public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException("PooledBufferStream is write-only; read WrittenMemory instead.");
+
+    /// <summary>Not supported: the stream only appends.</summary>
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException("PooledBufferStream only appends.");
+
+    /// <summary>Not supported: the stream only appends.</summary>
+    public override void SetLength(long value) => throw new NotSupportedException("PooledBufferStream only appends.");
+
+    /// <summary>Returns the rented array to the pool. Idempotent.</summary>
+    protected override void Dispose(bool disposing)
+    {
+        if (!_disposed)
+        {
+            _disposed = true;
+            byte[] array = _buffer;
+            _buffer = [];
+            _length = 0;
+            if (array.Length > 0)
+            {
+                _pool.Return(array);
+            }
+        }
+
+        base.Dispose(disposing);
+    }
+
+    private int ReserveRoom(int sizeHint)
+    {
+        ThrowIfDisposed();
+        ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
+        ThrowIfOverLimit(Math.Max(sizeHint, 1));
+        int left = MaxLength - _length;
+        EnsureCapacity(sizeHint == 0 ? Math.Min(DefaultSizeHint, left) : sizeHint);
+        return Math.Min(_buffer.Length - _length, left);
+    }
+
+    private void ThrowIfOverLimit(int additional)
+    {
+        ThrowIfDisposed();
+        if (additional > MaxLength - _length)
+        {
+            throw new PayloadTooLargeException(MaxLength);
+        }
+    }
+
+    private void EnsureCapacity(int additional)
+    {
+        ThrowIfDisposed();
+        if (additional <= _buffer.Length - _length)
+        {
+            return;
+        }
+
+        long needed = (long)_length + additional;
+        if (needed > MaxLength)
+        {
+            throw new PayloadTooLargeException(MaxLength);
+        }
+
+        // Double to keep the number of copies logarithmic, but never rent past the limit: a 10 MB
+        // limit should not make us hold a 16 MB array for a 9 MB body.
+        long doubled = Math.Max((long)_buffer.Length * 2, MinimumRent);
+        int newSize = (int)Math.Min(Math.Max(needed, doubled), Math.Min(MaxLength, Array.MaxLength));
+
+        byte[] bigger = _pool.Rent(newSize);
+        _buffer.AsSpan(0, _length).CopyTo(bigger);
+        byte[] old = _buffer;
+        _buffer = bigger;
+        if (old.Length > 0)
+        {
+            _pool.Return(old);
+        }
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+}

@@ -1,0 +1,72 @@
+using System.Buffers;
+using PooledHttp.Buffers;
+
+namespace PooledHttp.Http;
+
+/// <summary>
+/// Downloads a whole response body into a pooled buffer: a request in, a <see cref="PooledBuffer"/> out.
+/// </summary>
+/// <remarks>
+/// The request is sent with <see cref="HttpCompletionOption.ResponseHeadersRead"/> so that
+/// <see cref="HttpClient"/> builds no buffer of its own; the body streams straight into one array
+/// rented from the pool. The <see cref="HttpResponseMessage"/> is disposed before these methods return,
+/// on every path, so the connection goes back to the pool as soon as the body is in. The caller owns
+/// the returned buffer and must dispose it.
+/// </remarks>
+public static class PooledHttpClientExtensions
+{
+    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer.</summary>
+    /// <param name="client">The client.</param>
+    /// <param name="requestUri">The address.</param>
+    /// <param name="maxBytes">The largest body accepted; defaults to the client's <see cref="HttpClient.MaxResponseContentBufferSize"/>.</param>
+    /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Cancels the request and the read.</param>
+    public static Task<PooledBuffer> GetPooledAsync(this HttpClient client, Uri requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        return client.SendPooledAsync(new HttpRequestMessage(HttpMethod.Get, requestUri), maxBytes, pool, cancellationToken);
+    }
+
+    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri, int?, ArrayPool{byte}?, CancellationToken)"/>
+    public static Task<PooledBuffer> GetPooledAsync(this HttpClient client, string requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+        => client.GetPooledAsync(new Uri(requestUri, UriKind.RelativeOrAbsolute), maxBytes, pool, cancellationToken);
+
+    /// <summary>
+    /// Sends <paramref name="request"/>, checks for a success status, and returns the body in a pooled
+    /// buffer. The request and the response are both disposed before this returns.
+    /// </summary>
+    /// <exception cref="HttpRequestException">The status code is not a success; its <see cref="HttpRequestException.StatusCode"/> says which.</exception>
+    /// <exception cref="PayloadTooLargeException">The body is over the limit.</exception>
+    /// <exception cref="HttpIOException">The body is shorter or longer than its Content-Length, or the connection dropped.</exception>
+    public static async Task<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        ArgumentNullException.ThrowIfNull(request);
+        int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, Array.MaxLength);
+
+        using (request)
+        using (HttpResponseMessage response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken).ConfigureAwait(false))
+        {
+            response.EnsureSuccessStatusCode();
+            return await response.Content.ReadPooledAsync(limit, pool, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>
+    /// Reads this content to its end into a pooled buffer, honouring its Content-Length when it has one.
+    /// The content is not disposed; its owner (usually the response) still is responsible for that.
+    /// </summary>
+    public static async Task<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = int.MaxValue, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(content);
+        long? declared = content.Headers.ContentLength;
+        if (declared > maxBytes)
+        {
+            // Fail before opening the body: nothing is rented for a body we will refuse anyway.
+            throw new PayloadTooLargeException(maxBytes, declared);
+        }
+
+        Stream body = await content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
+        return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
+    }
+}

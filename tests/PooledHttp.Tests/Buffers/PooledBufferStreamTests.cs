@@ -1,0 +1,150 @@
+using System.Buffers;
+using PooledHttp.Buffers;
+using PooledHttp.Server;
+using PooledHttp.Tests.Support;
+
+namespace PooledHttp.Tests.Buffers;
+
+public class PooledBufferStreamTests
+{
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(255)]
+    [InlineData(4097)]
+    [InlineData(1_000_003)]
+    public void Holds_exactly_what_was_written_across_growth(int size)
+    {
+        var pool = new TrackingArrayPool();
+        var expected = new byte[size];
+        Payload.Fill(expected);
+
+        using (var stream = new PooledBufferStream(pool: pool))
+        {
+            // Odd-sized writes force several growths and copies.
+            for (int offset = 0; offset < size; offset += 777)
+            {
+                stream.Write(expected.AsSpan(offset, Math.Min(777, size - offset)));
+            }
+
+            Assert.Equal(size, stream.Length);
+            Assert.True(stream.WrittenSpan.SequenceEqual(expected));
+            Assert.True(stream.WrittenMemory.Span.SequenceEqual(expected));
+            Assert.Equal(size, stream.GetReadOnlySequence().Length);
+        }
+
+        pool.AssertBalanced();
+        if (size > 256)
+        {
+            Assert.True(pool.Rents > 1, "growth should have rented more than once");
+        }
+    }
+
+    [Fact]
+    public void Writing_past_the_limit_throws_naming_the_limit_and_keeps_what_fit()
+    {
+        var pool = new TrackingArrayPool();
+        using (var stream = new PooledBufferStream(maxLength: 1000, pool: pool))
+        {
+            stream.Write(new byte[600]);
+            var error = Assert.Throws<PayloadTooLargeException>(() => stream.Write(new byte[401]));
+            Assert.Equal(1000, error.Limit);
+            Assert.Contains("1,000 bytes", error.Message, StringComparison.Ordinal);
+            Assert.Equal(600, stream.Length);
+            stream.Write(new byte[400]);
+            Assert.Equal(1000, stream.Length);
+            Assert.Throws<PayloadTooLargeException>(() => stream.GetMemory(1));
+        }
+
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public void Never_rents_past_the_limit()
+    {
+        var pool = new TrackingArrayPool();
+        using (var stream = new PooledBufferStream(maxLength: 3000, pool: pool))
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                stream.Write(new byte[1000]);
+            }
+        }
+
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public void Initial_capacity_above_the_limit_is_refused_before_renting()
+    {
+        var pool = new TrackingArrayPool();
+        Assert.Throws<PayloadTooLargeException>(() => new PooledBufferStream(maxLength: 10, initialCapacity: 11, pool: pool));
+        Assert.Equal(0, pool.Rents);
+    }
+
+    [Fact]
+    public void Buffer_writer_contract_appends_what_was_advanced()
+    {
+        var pool = new TrackingArrayPool();
+        using (var stream = new PooledBufferStream(pool: pool))
+        {
+            IBufferWriter<byte> writer = stream;
+            Span<byte> span = writer.GetSpan(10);
+            Assert.True(span.Length >= 10);
+            "hello"u8.CopyTo(span);
+            writer.Advance(5);
+            Memory<byte> memory = writer.GetMemory(3);
+            " world"u8.CopyTo(memory.Span);
+            writer.Advance(6);
+            Assert.Equal("hello world"u8.ToArray(), stream.WrittenSpan.ToArray());
+            Assert.Throws<InvalidOperationException>(() => writer.Advance(1_000_000));
+        }
+
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public void Every_member_throws_ObjectDisposedException_after_dispose_and_dispose_twice_returns_once()
+    {
+        var pool = new TrackingArrayPool();
+        var stream = new PooledBufferStream(initialCapacity: 100, pool: pool);
+        stream.Write(new byte[50]);
+        stream.Dispose();
+        stream.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => stream.WrittenMemory);
+        Assert.Throws<ObjectDisposedException>(() => stream.WrittenSpan.Length);
+        Assert.Throws<ObjectDisposedException>(() => stream.Length);
+        Assert.Throws<ObjectDisposedException>(() => stream.Write(new byte[1]));
+        Assert.Throws<ObjectDisposedException>(() => stream.GetMemory());
+        Assert.Throws<ObjectDisposedException>(() => stream.Advance(0));
+        Assert.Throws<ObjectDisposedException>(() => stream.DetachBuffer());
+        Assert.False(stream.CanWrite);
+        Assert.Equal(1, pool.Returns);
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public void DetachBuffer_moves_ownership_to_the_lease()
+    {
+        var pool = new TrackingArrayPool();
+        var stream = new PooledBufferStream(pool: pool);
+        stream.Write("abc"u8);
+        PooledBuffer lease = stream.DetachBuffer();
+        stream.Dispose(); // owns nothing now
+        Assert.Equal(1, pool.Outstanding);
+        Assert.Equal("abc"u8.ToArray(), lease.ToArray());
+        lease.Dispose();
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public void Is_write_only()
+    {
+        using var stream = new PooledBufferStream();
+        Assert.False(stream.CanRead);
+        Assert.False(stream.CanSeek);
+        Assert.Throws<NotSupportedException>(() => stream.Read(new byte[1], 0, 1));
+        Assert.Throws<NotSupportedException>(() => stream.Seek(0, SeekOrigin.Begin));
+    }
+}

@@ -1,0 +1,99 @@
+using System.Globalization;
+using System.Text.Json;
+using PooledHttp.Buffers;
+using PooledHttp.Content;
+using PooledHttp.Server;
+using PooledHttp.Tests.Support;
+
+namespace PooledHttp.Tests.Content;
+
+public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFixture>
+{
+    private static readonly Book[] Books = Book.Catalogue(2_000);
+
+    [Fact]
+    public async Task Pooled_json_content_sends_the_serializer_output_with_a_content_length()
+    {
+        var pool = new TrackingArrayPool();
+        byte[] expected = JsonSerializer.SerializeToUtf8Bytes(Books, PooledJson.Options);
+
+        using (var content = PooledJsonContent.Create(Books, pool: pool))
+        {
+            Assert.Equal(expected.Length, content.Headers.ContentLength);
+            Assert.Equal("application/json", content.Headers.ContentType?.MediaType);
+            Assert.True(content.Body.Span.SequenceEqual(expected));
+
+            using HttpResponseMessage response = await fixture.Client.PostAsync(fixture.Server.Url("sink"), content);
+            response.EnsureSuccessStatusCode();
+            Assert.Equal(expected.Length, long.Parse(await response.Content.ReadAsStringAsync(), CultureInfo.InvariantCulture));
+        }
+
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public async Task Pooled_json_content_can_be_sent_twice_and_not_after_dispose()
+    {
+        var pool = new TrackingArrayPool();
+        var content = PooledJsonContent.Create(Books[..10], pool: pool);
+        for (int i = 0; i < 2; i++)
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Post, fixture.Server.Url("sink")) { Content = content };
+            using HttpResponseMessage response = await fixture.Client.SendAsync(request);
+            Assert.Equal(content.Headers.ContentLength, long.Parse(await response.Content.ReadAsStringAsync(), CultureInfo.InvariantCulture));
+
+            // Disposing a request disposes its content; detach it to send it again.
+            request.Content = null;
+        }
+
+        Assert.Equal(1, pool.Outstanding);
+
+        content.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => content.Body);
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public void Pooled_json_content_over_the_limit_throws_and_returns_its_buffers()
+    {
+        var pool = new TrackingArrayPool();
+        var error = Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(Books, pool: pool, maxBytes: 10_000));
+        Assert.Equal(10_000, error.Limit);
+        Assert.True(pool.Rents > 0);
+        pool.AssertBalanced();
+    }
+
+    [Fact]
+    public async Task Recyclable_stream_content_sends_everything_whatever_the_stream_position()
+    {
+        byte[] expected = JsonSerializer.SerializeToUtf8Bytes(Books, PooledJson.Options);
+        using var content = RecyclableStreamContent.CreateJson(Books);
+        Assert.Equal(expected.Length, content.Headers.ContentLength);
+
+        for (int i = 0; i < 2; i++)
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Post, fixture.Server.Url("sink")) { Content = content };
+            using HttpResponseMessage response = await fixture.Client.SendAsync(request, HttpCompletionOption.ResponseContentRead);
+            Assert.Equal(expected.Length, long.Parse(await response.Content.ReadAsStringAsync(), CultureInfo.InvariantCulture));
+            request.Content = null; // keep the content alive for the second send
+        }
+
+        Assert.Equal(expected, await content.ReadAsByteArrayAsync());
+    }
+
+    [Fact]
+    public async Task Recyclable_stream_content_after_dispose_throws_and_dispose_is_idempotent()
+    {
+        var content = RecyclableStreamContent.CreateJson(Books[..3]);
+        content.Dispose();
+        content.Dispose();
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => content.CopyToAsync(Stream.Null));
+    }
+
+    [Fact]
+    public void The_shared_stream_manager_bounds_its_free_pools()
+    {
+        Assert.True(RecyclableStreams.Manager.Settings.MaximumSmallPoolFreeBytes > 0);
+        Assert.True(RecyclableStreams.Manager.Settings.MaximumLargePoolFreeBytes > 0);
+    }
+}

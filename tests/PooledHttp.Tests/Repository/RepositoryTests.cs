@@ -1,0 +1,76 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
+
+namespace PooledHttp.Tests.Repository;
+
+/// <summary>The promises the repository makes outside the code: the devcontainer, CI and the README agree.</summary>
+public partial class RepositoryTests
+{
+    private static readonly string Root = FindRoot();
+
+    [Fact]
+    public void Devcontainer_carries_the_sdk_the_runtimes_and_the_extensions()
+    {
+        string text = File.ReadAllText(Path.Combine(Root, ".devcontainer", "devcontainer.json"));
+        using JsonDocument doc = JsonDocument.Parse(text, new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true });
+        JsonElement root = doc.RootElement;
+
+        JsonElement dotnet = root.GetProperty("features").EnumerateObject().Single(f => f.Name.Contains("features/dotnet", StringComparison.Ordinal)).Value;
+        Assert.StartsWith("10.", dotnet.GetProperty("version").GetString(), StringComparison.Ordinal);
+        Assert.Contains("8.0", dotnet.GetProperty("dotnetRuntimeVersions").GetString(), StringComparison.Ordinal);
+
+        string[] extensions = root.GetProperty("customizations").GetProperty("vscode").GetProperty("extensions").EnumerateArray().Select(e => e.GetString()!).ToArray();
+        Assert.Contains("ms-dotnettools.dotnet-interactive-vscode", extensions);
+        Assert.Contains("ms-toolsai.jupyter", extensions);
+        Assert.Contains("ms-dotnettools.csdevkit", extensions);
+
+        string postCreate = root.GetProperty("postCreateCommand").GetString()!;
+        Assert.Contains("dotnet restore", postCreate, StringComparison.Ordinal);
+        Assert.Contains("dotnet build", postCreate, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Ci_runs_the_test_command_the_readme_gives()
+    {
+        string readme = File.ReadAllText(Path.Combine(Root, "README.md"));
+        Match command = TestCommand().Match(readme);
+        Assert.True(command.Success, "the README shows no `dotnet test` command");
+        string[] ci = File.ReadAllLines(Path.Combine(Root, ".ci", "run")).Select(l => l.Trim()).ToArray();
+        Assert.Contains(command.Groups["cmd"].Value.Trim(), ci);
+    }
+
+    [Fact]
+    public void Every_central_package_version_is_used_and_every_reference_has_one()
+    {
+        string props = File.ReadAllText(Path.Combine(Root, "Directory.Packages.props"));
+        var versioned = PackageVersion().Matches(props).Select(m => m.Groups["id"].Value).ToHashSet(StringComparer.OrdinalIgnoreCase);
+        var referenced = Directory.EnumerateFiles(Root, "*.csproj", SearchOption.AllDirectories)
+            .Where(p => !p.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .SelectMany(p => PackageReference().Matches(File.ReadAllText(p)).Select(m => m.Groups["id"].Value))
+            .ToHashSet(StringComparer.OrdinalIgnoreCase);
+        Assert.Empty(referenced.Except(versioned));
+        Assert.Empty(versioned.Except(referenced));
+    }
+
+    internal static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
+            {
+                return dir.FullName;
+            }
+        }
+
+        throw new InvalidOperationException("PooledHttp.slnx not found above " + AppContext.BaseDirectory);
+    }
+
+    [GeneratedRegex(@"^\s*(?<cmd>dotnet test[^\r\n`]*)$", RegexOptions.Multiline)]
+    private static partial Regex TestCommand();
+
+    [GeneratedRegex(@"<PackageVersion Include=""(?<id>[^""]+)""")]
+    private static partial Regex PackageVersion();
+
+    [GeneratedRegex(@"<PackageReference Include=""(?<id>[^""]+)""")]
+    private static partial Regex PackageReference();
+}
