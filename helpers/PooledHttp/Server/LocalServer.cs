@@ -90,7 +90,11 @@ public sealed class LocalServer : IAsyncDisposable
 
     /// <summary>The address of <c>/bytes</c> for a body of <paramref name="size"/> bytes.</summary>
     public Uri BytesUrl(int size, bool contentLength = false, int writes = 1)
-        => Url(string.Create(CultureInfo.InvariantCulture, $"bytes?size={size}&length={(contentLength ? "true" : "false")}&writes={writes}"));
+        => Url(BytesPath(size, contentLength, writes));
+
+    /// <summary>The path and query of <c>/bytes</c>, relative to the base address.</summary>
+    public static string BytesPath(int size, bool contentLength = false, int writes = 1)
+        => string.Create(CultureInfo.InvariantCulture, $"bytes?size={size}&length={(contentLength ? "true" : "false")}&writes={writes}");
 
     /// <summary>The address of a chunked body of <paramref name="size"/> bytes whose connection is reset after <paramref name="after"/> bytes.</summary>
     public Uri ResetUrl(int size, int after)

@@ -1,0 +1,21 @@
+namespace PooledHttp.Benchmarks;
+
+/// <summary>
+/// How a benchmark, running in BenchmarkDotNet's child process, finds the server that runs in the
+/// notebook's process: through an environment variable that <see cref="Measuring.Measure"/> sets on the job.
+/// </summary>
+public static class BenchmarkServer
+{
+    /// <summary>The variable that carries the server's base address.</summary>
+    public const string AddressVariable = "POOLEDHTTP_SERVER";
+
+    /// <summary>The server's base address.</summary>
+    /// <exception cref="InvalidOperationException">The variable is not set: the benchmark was started without <see cref="Measuring.Measure"/>.</exception>
+    public static Uri Address => Environment.GetEnvironmentVariable(AddressVariable) is { Length: > 0 } value
+        ? new Uri(value)
+        : throw new InvalidOperationException($"{AddressVariable} is not set. Run benchmarks through Measure.Run, which starts them against the notebook's server.");
+
+    /// <summary>The <c>/bytes</c> address for a body of <paramref name="size"/> bytes.</summary>
+    public static Uri Bytes(int size, bool contentLength = false, int writes = 1)
+        => new(Address, Server.LocalServer.BytesPath(size, contentLength, writes));
+}

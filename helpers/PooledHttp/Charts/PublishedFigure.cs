@@ -1,0 +1,24 @@
+using System.Globalization;
+using PooledHttp.Measuring;
+using PooledHttp.Notebooks;
+
+namespace PooledHttp.Charts;
+
+/// <summary>A figure one of the five sources published, from <c>data/published/published.csv</c>.</summary>
+/// <param name="Source">S0 to S4.</param>
+/// <param name="Scenario">The source's scenario, e.g. "download".</param>
+/// <param name="Method">The source's benchmark name.</param>
+/// <param name="Runtime">The runtime the source measured on.</param>
+/// <param name="Payload">The payload size in bytes, or the source's word for it ("large").</param>
+/// <param name="AllocatedBytes">Bytes per operation, converted from the source's KB (1 KB = 1024 B).</param>
+public sealed record PublishedFigure(string Source, string Scenario, string Method, string Runtime, string Payload, long AllocatedBytes)
+{
+    /// <summary>The published figures of <paramref name="source"/>, optionally of one scenario.</summary>
+    public static IReadOnlyList<PublishedFigure> Of(string source, string? scenario = null)
+    {
+        string[] lines = File.ReadAllLines(WorkshopPaths.PublishedCsv);
+        return lines.Skip(1).Where(l => l.Length > 0).Select(l => ResultsCsv.Split(l)).Where(f => f[0] == source && (scenario is null || f[1] == scenario) && f[9].Length > 0)
+            .Select(f => new PublishedFigure(f[0], f[1], f[2], f[3], f[4], long.Parse(f[9], CultureInfo.InvariantCulture)))
+            .ToList();
+    }
+}

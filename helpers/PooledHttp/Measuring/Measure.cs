@@ -1,0 +1,167 @@
+using System.Text;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Mathematics;
+using BenchmarkDotNet.Validators;
+using Perfolizer.Mathematics.Common;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using PooledHttp.Benchmarks;
+using PooledHttp.Notebooks;
+using PooledHttp.Server;
+
+namespace PooledHttp.Measuring;
+
+/// <summary>
+/// Measures benchmark classes from a notebook cell: the server stays in the notebook's process and
+/// BenchmarkDotNet runs the client in a child process of its own, so the server's garbage is never
+/// counted.
+/// </summary>
+public static class Measure
+{
+    /// <summary>
+    /// Runs every benchmark of <paramref name="benchmarks"/> in one BenchmarkDotNet run (one build),
+    /// against <paramref name="server"/>, appends the rows to <c>results/&lt;notebook&gt;.csv</c> in the
+    /// output folder, and returns them.
+    /// </summary>
+    /// <param name="notebook">The measuring notebook's name, for the CSV and the rows.</param>
+    /// <param name="server">The server the benchmarks download from.</param>
+    /// <param name="benchmarks">Benchmark classes from this assembly (public, not sealed, built in Release).</param>
+    /// <exception cref="BenchmarkFailedException">Validation failed, a benchmark failed, or the run produced no reports.</exception>
+    public static MeasurementResult Run(string notebook, LocalServer server, params Type[] benchmarks)
+        => Run(notebook, server, MeasurementProfile.CurrentJob, benchmarks);
+
+    /// <summary>As <see cref="Run(string, LocalServer, Type[])"/>, with an explicit job.</summary>
+    public static MeasurementResult Run(string notebook, LocalServer server, Job job, params Type[] benchmarks)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(notebook);
+        ArgumentNullException.ThrowIfNull(server);
+        if (benchmarks.Length == 0)
+        {
+            throw new ArgumentException("Name at least one benchmark class.", nameof(benchmarks));
+        }
+
+        string profile = MeasurementProfile.Current;
+        var progress = new ProgressLogger();
+        IConfig config = ManualConfig.CreateEmpty()
+            .AddJob(job.WithEnvironmentVariable(BenchmarkServer.AddressVariable, server.BaseAddress.ToString()))
+            .AddDiagnoser(MemoryDiagnoser.Default)
+            .AddLogger(progress)
+            .AddColumnProvider(DefaultColumnProviders.Instance)
+            .WithArtifactsPath(Path.Combine(WorkshopPaths.Output, "benchmarkdotnet"))
+            .WithOptions(ConfigOptions.JoinSummary | ConfigOptions.DisableLogFile);
+
+        Console.WriteLine($"Measuring {string.Join(", ", benchmarks.Select(b => b.Name))} ({profile} profile). The first run builds the benchmarks: allow a minute.");
+        Summary summary = BenchmarkRunner.Run(benchmarks, config).Single();
+        ThrowIfFailed(summary, progress);
+
+        var rows = summary.Reports.Select(report => ToRow(notebook, profile, report)).ToList();
+        ResultsCsv.Append(Path.Combine(WorkshopPaths.Output, "results", notebook + ".csv"), rows);
+        return new MeasurementResult(rows);
+    }
+
+    private static void ThrowIfFailed(Summary summary, ProgressLogger progress)
+    {
+        var problems = new StringBuilder();
+        foreach (ValidationError error in summary.ValidationErrors.Where(e => e.IsCritical))
+        {
+            problems.AppendLine("validation: " + error.Message);
+        }
+
+        foreach (BenchmarkReport report in summary.Reports.Where(r => !r.Success || r.ResultStatistics is null))
+        {
+            problems.AppendLine($"{report.BenchmarkCase.DisplayInfo}: no result. {report.BuildResult?.ErrorMessage} {report.GenerateResult?.GenerateException?.Message}".TrimEnd());
+        }
+
+        if (summary.Reports.Length == 0)
+        {
+            problems.AppendLine("the run produced no reports.");
+        }
+
+        if (problems.Length > 0)
+        {
+            throw new BenchmarkFailedException($"BenchmarkDotNet did not measure everything it was asked to:{Environment.NewLine}{problems}Last lines of its log:{Environment.NewLine}{progress.Tail}");
+        }
+    }
+
+    private static MeasuredRow ToRow(string notebook, string profile, BenchmarkReport report)
+    {
+        BenchmarkCase benchmark = report.BenchmarkCase;
+        Statistics stats = report.ResultStatistics!;
+        GcStats gc = report.GcStats;
+        double perThousand(int collections) => gc.TotalOperations == 0 ? 0 : collections * 1000.0 / gc.TotalOperations;
+        int? size = benchmark.Parameters.Items.FirstOrDefault(p => p.Name == "Size")?.Value is int s ? s : null;
+
+        return new MeasuredRow(
+            Notebook: notebook,
+            Benchmark: benchmark.Descriptor.Type.Name,
+            Strategy: benchmark.Descriptor.WorkloadMethod.Name,
+            PayloadBytes: size,
+            Runtime: RuntimeName(report),
+            AllocatedBytes: gc.GetBytesAllocatedPerOperation(benchmark) ?? throw new BenchmarkFailedException($"{benchmark.DisplayInfo}: the memory diagnoser reported nothing."),
+            Gen0: perThousand(gc.Gen0Collections),
+            Gen1: perThousand(gc.Gen1Collections),
+            Gen2: perThousand(gc.Gen2Collections),
+            MeanNs: stats.Mean,
+            ErrorNs: stats.GetConfidenceInterval(ConfidenceLevel.L999).Margin,
+            Profile: profile);
+    }
+
+    /// <summary>".NET 10.0.12" from BenchmarkDotNet's ".NET 10.0.12 (10.0.1226.42308), X64 RyuJIT AVX2": the runtime that ran the benchmark.</summary>
+    private static string RuntimeName(BenchmarkReport report)
+    {
+        string info = report.GetRuntimeInfo() ?? report.BenchmarkCase.Job.Environment.Runtime?.Name ?? "unknown runtime";
+        int detail = info.IndexOf(" (", StringComparison.Ordinal);
+        return (detail > 0 ? info[..detail] : info).Replace(",", ";", StringComparison.Ordinal).Trim();
+    }
+
+    /// <summary>Passes BenchmarkDotNet's milestones to the console and keeps the tail of its log for error messages.</summary>
+    private sealed class ProgressLogger : ILogger
+    {
+        private const int TailLines = 40;
+        private readonly Queue<string> _tail = new();
+        private readonly StringBuilder _line = new();
+
+        public string Id => nameof(ProgressLogger);
+
+        public int Priority => 0;
+
+        public string Tail => string.Join(Environment.NewLine, _tail);
+
+        public void Write(LogKind logKind, string text) => _line.Append(text);
+
+        public void WriteLine() => Flush(LogKind.Default);
+
+        public void WriteLine(LogKind logKind, string text)
+        {
+            _line.Append(text);
+            Flush(logKind);
+        }
+
+        public void Flush()
+        {
+        }
+
+        private void Flush(LogKind kind)
+        {
+            string line = _line.ToString();
+            _line.Clear();
+            _tail.Enqueue(line);
+            while (_tail.Count > TailLines)
+            {
+                _tail.Dequeue();
+            }
+
+            // Milestones only: the full log of a run is thousands of lines.
+            if (kind == LogKind.Error || line.StartsWith("// Benchmark: ", StringComparison.Ordinal) || line.StartsWith("// ***** Build", StringComparison.Ordinal)
+                || line.StartsWith("// Found ", StringComparison.Ordinal) || line.StartsWith("// ** Remained", StringComparison.Ordinal))
+            {
+                Console.WriteLine($"[{DateTime.Now:HH:mm:ss}] {line.TrimStart('/', ' ')}");
+            }
+        }
+    }
+}

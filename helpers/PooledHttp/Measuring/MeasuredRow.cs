@@ -1,0 +1,28 @@
+namespace PooledHttp.Measuring;
+
+/// <summary>One strategy measured at one payload size on one runtime: a row of a notebook's table and of the results CSV.</summary>
+/// <param name="Notebook">The notebook that measured it.</param>
+/// <param name="Benchmark">The benchmark class.</param>
+/// <param name="Strategy">The benchmark method: the strategy's name.</param>
+/// <param name="PayloadBytes">The body size, from the benchmark's <c>Size</c> parameter, when it has one.</param>
+/// <param name="Runtime">The runtime that ran it, e.g. ".NET 10.0.12".</param>
+/// <param name="AllocatedBytes">Bytes allocated per operation, from BenchmarkDotNet's memory diagnoser.</param>
+/// <param name="Gen0">Gen0 collections per 1000 operations.</param>
+/// <param name="Gen1">Gen1 collections per 1000 operations.</param>
+/// <param name="Gen2">Gen2 collections per 1000 operations.</param>
+/// <param name="MeanNs">Mean time per operation, in nanoseconds. Only comparable within one run.</param>
+/// <param name="ErrorNs">Half the 99.9% confidence interval of the mean, in nanoseconds.</param>
+/// <param name="Profile">The measuring profile: "default" or "quick".</param>
+public sealed record MeasuredRow(
+    string Notebook,
+    string Benchmark,
+    string Strategy,
+    int? PayloadBytes,
+    string Runtime,
+    long AllocatedBytes,
+    double Gen0,
+    double Gen1,
+    double Gen2,
+    double MeanNs,
+    double ErrorNs,
+    string Profile);

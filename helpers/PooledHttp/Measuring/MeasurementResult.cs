@@ -1,0 +1,75 @@
+using System.Collections;
+using System.Globalization;
+using System.Net;
+using System.Text;
+using PooledHttp.Notebooks;
+
+namespace PooledHttp.Measuring;
+
+/// <summary>The rows one <see cref="Measure.Run(string, Server.LocalServer, Type[])"/> produced, displayable as a table.</summary>
+public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOnlyList<MeasuredRow>, IHtmlView
+{
+    /// <inheritdoc />
+    public MeasuredRow this[int index] => rows[index];
+
+    /// <inheritdoc />
+    public int Count => rows.Count;
+
+    /// <summary>The row of <paramref name="strategy"/> (at <paramref name="size"/>, when given).</summary>
+    public MeasuredRow Get(string strategy, int? size = null)
+        => rows.FirstOrDefault(r => r.Strategy == strategy && (size is null || r.PayloadBytes == size))
+           ?? throw new KeyNotFoundException($"No row for {strategy}{(size is null ? string.Empty : " at " + size)}. Measured: {string.Join(", ", rows.Select(r => r.Strategy).Distinct())}.");
+
+    /// <inheritdoc />
+    public IEnumerator<MeasuredRow> GetEnumerator() => rows.GetEnumerator();
+
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+    /// <summary>An HTML table: strategy, size, runtime, allocated, collections, mean.</summary>
+    public string ToHtml()
+    {
+        var html = new StringBuilder("<table><thead><tr><th>strategy</th><th>payload</th><th>runtime</th><th>allocated / op</th><th>Gen0</th><th>Gen1</th><th>Gen2</th><th>mean</th></tr></thead><tbody>");
+        foreach (string[] cells in Cells())
+        {
+            html.Append("<tr>");
+            foreach (string cell in cells)
+            {
+                html.Append("<td>").Append(WebUtility.HtmlEncode(cell)).Append("</td>");
+            }
+
+            html.Append("</tr>");
+        }
+
+        return html.Append("</tbody></table>").ToString();
+    }
+
+    /// <summary>A fixed-width text table, for consoles and logs.</summary>
+    public override string ToString()
+    {
+        string[] header = ["strategy", "payload", "runtime", "allocated / op", "Gen0", "Gen1", "Gen2", "mean"];
+        List<string[]> all = [header, .. Cells()];
+        int[] widths = Enumerable.Range(0, header.Length).Select(i => all.Max(r => r[i].Length)).ToArray();
+        return string.Join(Environment.NewLine, all.Select(r => string.Join("  ", r.Select((c, i) => i == 0 ? c.PadRight(widths[i]) : c.PadLeft(widths[i])))));
+    }
+
+    private IEnumerable<string[]> Cells() => rows.Select(r => new[]
+    {
+        r.Strategy,
+        r.PayloadBytes is { } size ? ByteUnits.Format(size) : "-",
+        r.Runtime,
+        ByteUnits.Format(r.AllocatedBytes),
+        Collections(r.Gen0),
+        Collections(r.Gen1),
+        Collections(r.Gen2),
+        FormatTime(r.MeanNs),
+    });
+
+    private static string Collections(double perThousand) => perThousand == 0 ? "-" : perThousand.ToString("0.####", CultureInfo.InvariantCulture);
+
+    private static string FormatTime(double ns) => ns switch
+    {
+        >= 1e6 => string.Create(CultureInfo.InvariantCulture, $"{ns / 1e6:0.###} ms"),
+        >= 1e3 => string.Create(CultureInfo.InvariantCulture, $"{ns / 1e3:0.###} us"),
+        _ => string.Create(CultureInfo.InvariantCulture, $"{ns:0.###} ns"),
+    };
+}

@@ -1,0 +1,35 @@
+namespace PooledHttp.Notebooks;
+
+/// <summary>Where the workshop's files are, from wherever a notebook or the runner happens to run.</summary>
+public static class WorkshopPaths
+{
+    /// <summary>Set by the headless runner: the folder that receives results and charts of this run.</summary>
+    public const string OutputVariable = "POOLEDHTTP_OUTPUT";
+
+    /// <summary>The repository root: the first folder above the current directory that holds PooledHttp.slnx.</summary>
+    public static string Root { get; } = FindRoot();
+
+    /// <summary>The published figures of the five sources.</summary>
+    public static string PublishedCsv => Path.Combine(Root, "data", "published", "published.csv");
+
+    /// <summary>The run's output folder: the runner's <c>--out</c>, or <c>data/results</c> in an editor.</summary>
+    public static string Output => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 } dir
+        ? Path.GetFullPath(dir)
+        : Path.Combine(Root, "data", "results");
+
+    private static string FindRoot()
+    {
+        foreach (string start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })
+        {
+            for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
+            {
+                if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
+                {
+                    return dir.FullName;
+                }
+            }
+        }
+
+        throw new InvalidOperationException($"PooledHttp.slnx was not found above {Environment.CurrentDirectory}: open the notebooks from the workshop repository.");
+    }
+}

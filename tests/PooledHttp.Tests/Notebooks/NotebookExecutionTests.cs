@@ -1,0 +1,112 @@
+using System.Text.Json.Nodes;
+using PooledHttp.Measuring;
+using PooledHttp.Tests.Repository;
+using PooledHttp.Tests.Support;
+using Xunit.Abstractions;
+
+namespace PooledHttp.Tests.Notebooks;
+
+/// <summary>Every notebook of the series runs headlessly with the quick profile, and the runner reports failures.</summary>
+public class NotebookExecutionTests(ITestOutputHelper output)
+{
+    private static readonly string Root = RepositoryTests.FindRoot();
+
+    public static TheoryData<string> SeriesNotebooks()
+    {
+        var data = new TheoryData<string>();
+        foreach (string path in Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb").Order(StringComparer.Ordinal))
+        {
+            data.Add(Path.GetFileName(path));
+        }
+
+        return data;
+    }
+
+    [Fact]
+    public void The_series_has_notebooks()
+    {
+        Assert.NotEmpty(SeriesNotebooks());
+    }
+
+    [Theory]
+    [MemberData(nameof(SeriesNotebooks))]
+    public async Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook)
+    {
+        string outDir = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
+        (int exit, string stdout, string stderr) = await RunnerProcess.RunAsync(Path.Combine(Root, "notebooks", notebook), "--quick", "--out", outDir);
+        output.WriteLine(stdout);
+        Assert.True(exit == 0, $"runner exit {exit}: {stderr}\n{stdout}");
+
+        string name = Path.GetFileNameWithoutExtension(notebook);
+        var executed = (JsonObject)JsonNode.Parse(File.ReadAllText(Path.Combine(outDir, "notebooks", name + ".ipynb")))!;
+        var cells = ((JsonArray)executed["cells"]!).OfType<JsonObject>().Where(c => (string?)c["cell_type"] == "code").ToList();
+        Assert.All(cells, cell => Assert.NotNull(cell["execution_count"]?.GetValue<int>()));
+        var outputs = cells.SelectMany(c => ((JsonArray)c["outputs"]!).OfType<JsonObject>()).ToList();
+        Assert.DoesNotContain(outputs, o => (string?)o["output_type"] == "error");
+        Assert.Contains(outputs, o => o["data"]?["text/html"]?.ToJsonString().Contains("pooledhttp-chart-", StringComparison.Ordinal) == true);
+
+        // Every chart was also saved as a standalone page with plotly.js inside: nothing to fetch.
+        string[] charts = Directory.GetFiles(Path.Combine(outDir, "charts"), "*.html");
+        Assert.NotEmpty(charts);
+        Assert.All(charts, chart =>
+        {
+            string html = File.ReadAllText(chart);
+            Assert.Contains("plotly.js v", html, StringComparison.Ordinal);
+            Assert.DoesNotMatch(@"<script[^>]*\ssrc=", html); // no script loaded from anywhere
+            Assert.DoesNotContain("<link", html, StringComparison.Ordinal);
+        });
+
+        // The results CSV parses and holds one row per measured strategy (and size and runtime).
+        IReadOnlyList<MeasuredRow> rows = ResultsCsv.Read(Path.Combine(outDir, "results", name + ".csv"));
+        Assert.NotEmpty(rows);
+        Assert.Equal(rows.Count, rows.Select(r => (r.Benchmark, r.Strategy, r.PayloadBytes, r.Runtime)).Distinct().Count());
+        Assert.All(rows, r =>
+        {
+            Assert.Equal(name, r.Notebook);
+            Assert.Equal("quick", r.Profile);
+            Assert.True(r.AllocatedBytes > 0, $"{r.Strategy} allocated nothing: a diagnoser that saw nothing");
+            Assert.True(r.MeanNs > 0);
+        });
+        foreach (MeasuredRow row in rows)
+        {
+            Assert.Contains(row.Strategy, stdout, StringComparison.Ordinal); // the closing table lists it
+        }
+    }
+
+    [Fact]
+    public async Task Runner_fails_on_a_broken_notebook_and_names_the_cell()
+    {
+        string outDir = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
+        string broken = Path.Combine(Root, "tests", "PooledHttp.Tests", "Notebooks", "broken.ipynb");
+        (int exit, string stdout, string stderr) = await RunnerProcess.RunAsync(broken, "--out", outDir);
+        Assert.NotEqual(0, exit);
+        Assert.Contains("broken, cell 3", stderr, StringComparison.Ordinal);
+        Assert.Contains("broken on purpose", stderr, StringComparison.Ordinal);
+        Assert.DoesNotContain("never reached", stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Runner_help_explains_itself_and_unknown_options_fail()
+    {
+        (int exit, string stdout, _) = await RunnerProcess.RunAsync("--help");
+        Assert.Equal(0, exit);
+        Assert.Contains("--quick", stdout, StringComparison.Ordinal);
+        Assert.Contains("--out", stdout, StringComparison.Ordinal);
+        (int bad, _, string error) = await RunnerProcess.RunAsync("--no-such-option");
+        Assert.Equal(2, bad);
+        Assert.Contains("--no-such-option", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Notebooks_are_committed_without_outputs_and_with_the_dotnet_kernel()
+    {
+        foreach (string path in Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb"))
+        {
+            var notebook = (JsonObject)JsonNode.Parse(File.ReadAllText(path))!;
+            Assert.Equal(".net-csharp", (string?)notebook["metadata"]?["kernelspec"]?["name"]);
+            Assert.Equal("csharp", (string?)notebook["metadata"]?["polyglot_notebook"]?["kernelInfo"]?["defaultKernelName"]);
+            Assert.All(((JsonArray)notebook["cells"]!).OfType<JsonObject>().Where(c => (string?)c["cell_type"] == "code"),
+                cell => Assert.Empty((JsonArray)cell["outputs"]!));
+        }
+    }
+}

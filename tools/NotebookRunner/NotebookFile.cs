@@ -1,0 +1,75 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace NotebookRunner;
+
+/// <summary>An .ipynb file: its code cells to run, and the same JSON written back with outputs.</summary>
+internal sealed class NotebookFile
+{
+    private readonly JsonObject _root;
+
+    private NotebookFile(string path, JsonObject root)
+    {
+        Path = path;
+        _root = root;
+        Cells = (root["cells"] as JsonArray ?? throw new InvalidDataException($"{path}: no 'cells' array"))
+            .OfType<JsonObject>()
+            .Select((cell, index) => new Cell(index + 1, cell))
+            .ToList();
+    }
+
+    public string Path { get; }
+
+    public string Name => System.IO.Path.GetFileNameWithoutExtension(Path);
+
+    public IReadOnlyList<Cell> Cells { get; }
+
+    public IEnumerable<Cell> CodeCells => Cells.Where(c => c.IsCode);
+
+    public static NotebookFile Load(string path)
+    {
+        JsonNode? root;
+        try
+        {
+            root = JsonNode.Parse(File.ReadAllText(path));
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidDataException($"{path} is not valid JSON: {e.Message}", e);
+        }
+
+        return new NotebookFile(path, root as JsonObject ?? throw new InvalidDataException($"{path}: not a notebook object"));
+    }
+
+    public void Save(string path)
+    {
+        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
+        File.WriteAllText(path, _root.ToJsonString(new JsonSerializerOptions { WriteIndented = true }) + "\n");
+    }
+
+    /// <summary>One cell of the notebook.</summary>
+    internal sealed class Cell(int number, JsonObject json)
+    {
+        public int Number { get; } = number;
+
+        public bool IsCode => json["cell_type"]?.GetValue<string>() == "code";
+
+        /// <summary>The cell's kernel language: Polyglot Notebooks store it per cell; C# when absent.</summary>
+        public string Language => json["metadata"]?["polyglot_notebook"]?["kernelName"]?.GetValue<string>()
+            ?? json["metadata"]?["dotnet_interactive"]?["language"]?.GetValue<string>()
+            ?? "csharp";
+
+        public string Source => json["source"] switch
+        {
+            JsonArray lines => string.Concat(lines.Select(l => l?.GetValue<string>())),
+            JsonValue text => text.GetValue<string>(),
+            _ => string.Empty,
+        };
+
+        public void SetOutputs(IEnumerable<CellOutput> outputs, int executionCount)
+        {
+            json["outputs"] = new JsonArray(outputs.Select(o => (JsonNode?)o.Json.DeepClone()).ToArray());
+            json["execution_count"] = executionCount;
+        }
+    }
+}

@@ -1,0 +1,105 @@
+using System.Globalization;
+
+namespace NotebookRunner;
+
+/// <summary>Prints the rows this run added to the results CSVs: one line per measured strategy.</summary>
+internal static class ResultsTable
+{
+    private static readonly string[] Header = ["notebook", "strategy", "payload", "runtime", "allocated / op", "Gen0", "Gen2", "mean"];
+
+    public static void Print(IReadOnlyDictionary<string, int> filesAndLinesBefore, TextWriter writer)
+    {
+        var rows = new List<string[]> { Header };
+        foreach ((string file, int before) in filesAndLinesBefore)
+        {
+            if (!File.Exists(file))
+            {
+                continue;
+            }
+
+            string[] lines = File.ReadAllLines(file);
+            foreach (string line in lines.Skip(Math.Max(before, 1)))
+            {
+                string[] f = SplitCsv(line); // notebook,benchmark,strategy,payload,runtime,allocated,gen0,gen1,gen2,mean,error,...
+                if (f.Length < 11)
+                {
+                    continue;
+                }
+
+                rows.Add([f[0], f[2], Bytes(f[3]), f[4], Bytes(f[5]), Collections(f[6]), Collections(f[8]), Nanoseconds(f[9])]);
+            }
+        }
+
+        if (rows.Count == 1)
+        {
+            writer.WriteLine("No measurements were written in this run.");
+            return;
+        }
+
+        int[] widths = Enumerable.Range(0, rows[0].Length).Select(i => rows.Max(r => r[i].Length)).ToArray();
+        writer.WriteLine();
+        writer.WriteLine("Allocations per strategy (this run):");
+        foreach (string[] row in rows)
+        {
+            writer.WriteLine(string.Join("  ", row.Select((c, i) => i < 2 ? c.PadRight(widths[i]) : c.PadLeft(widths[i]))));
+        }
+    }
+
+    /// <summary>Splits one CSV line, honouring quoted fields (the machine description is quoted).</summary>
+    private static string[] SplitCsv(string line)
+    {
+        var fields = new List<string>();
+        var field = new System.Text.StringBuilder();
+        bool quoted = false;
+        for (int i = 0; i < line.Length; i++)
+        {
+            char c = line[i];
+            if (c == '"' && quoted && i + 1 < line.Length && line[i + 1] == '"')
+            {
+                field.Append('"');
+                i++;
+            }
+            else if (c == '"')
+            {
+                quoted = !quoted;
+            }
+            else if (c == ',' && !quoted)
+            {
+                fields.Add(field.ToString());
+                field.Clear();
+            }
+            else
+            {
+                field.Append(c);
+            }
+        }
+
+        fields.Add(field.ToString());
+        return [.. fields];
+    }
+
+    private static string Bytes(string value)
+    {
+        if (!double.TryParse(value, CultureInfo.InvariantCulture, out double bytes))
+        {
+            return "-";
+        }
+
+        string[] units = ["B", "KB", "MB", "GB"];
+        int unit = 0;
+        while (bytes >= 1024 && unit < units.Length - 1)
+        {
+            bytes /= 1024;
+            unit++;
+        }
+
+        return unit == 0 ? $"{bytes:0} B" : string.Create(CultureInfo.InvariantCulture, $"{bytes:0.##} {units[unit]}");
+    }
+
+    private static string Collections(string perThousand) => perThousand is "0" or "" ? "-" : perThousand;
+
+    private static string Nanoseconds(string value)
+        => double.TryParse(value, CultureInfo.InvariantCulture, out double ns)
+            ? ns >= 1e6 ? string.Create(CultureInfo.InvariantCulture, $"{ns / 1e6:0.##} ms") : string.Create(CultureInfo.InvariantCulture, $"{ns / 1e3:0.##} us")
+            : "-";
+}
