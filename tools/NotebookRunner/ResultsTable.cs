@@ -20,7 +20,7 @@ internal static class ResultsTable
             string[] lines = File.ReadAllLines(file);
             foreach (string line in lines.Skip(Math.Max(before, 1)))
             {
-                string[] f = SplitCsv(line); // notebook,benchmark,strategy,payload,runtime,allocated,gen0,gen1,gen2,mean,error,...
+                string[] f = PooledHttp.Measuring.CsvLine.Split(line); // notebook,benchmark,strategy,payload,runtime,allocated,gen0,gen1,gen2,mean,error,...
                 if (f.Length < 11)
                 {
                     continue;
@@ -43,39 +43,6 @@ internal static class ResultsTable
         {
             writer.WriteLine(string.Join("  ", row.Select((c, i) => i < 2 ? c.PadRight(widths[i]) : c.PadLeft(widths[i]))));
         }
-    }
-
-    /// <summary>Splits one CSV line, honouring quoted fields (the machine description is quoted).</summary>
-    private static string[] SplitCsv(string line)
-    {
-        var fields = new List<string>();
-        var field = new System.Text.StringBuilder();
-        bool quoted = false;
-        for (int i = 0; i < line.Length; i++)
-        {
-            char c = line[i];
-            if (c == '"' && quoted && i + 1 < line.Length && line[i + 1] == '"')
-            {
-                field.Append('"');
-                i++;
-            }
-            else if (c == '"')
-            {
-                quoted = !quoted;
-            }
-            else if (c == ',' && !quoted)
-            {
-                fields.Add(field.ToString());
-                field.Clear();
-            }
-            else
-            {
-                field.Append(c);
-            }
-        }
-
-        fields.Add(field.ToString());
-        return [.. fields];
     }
 
     private static string Bytes(string value)

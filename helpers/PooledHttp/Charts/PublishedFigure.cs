@@ -17,7 +17,7 @@ public sealed record PublishedFigure(string Source, string Scenario, string Meth
     public static IReadOnlyList<PublishedFigure> Of(string source, string? scenario = null)
     {
         string[] lines = File.ReadAllLines(WorkshopPaths.PublishedCsv);
-        return lines.Skip(1).Where(l => l.Length > 0).Select(l => ResultsCsv.Split(l)).Where(f => f[0] == source && (scenario is null || f[1] == scenario) && f[9].Length > 0)
+        return lines.Skip(1).Where(l => l.Length > 0).Select(l => CsvLine.Split(l)).Where(f => f[0] == source && (scenario is null || f[1] == scenario) && f[9].Length > 0)
             .Select(f => new PublishedFigure(f[0], f[1], f[2], f[3], f[4], long.Parse(f[9], CultureInfo.InvariantCulture)))
             .ToList();
     }

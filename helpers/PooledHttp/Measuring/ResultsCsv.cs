@@ -47,7 +47,7 @@ public static class ResultsCsv
 
         return lines.Skip(1).Where(l => l.Length > 0).Select(line =>
         {
-            string[] f = Split(line);
+            string[] f = CsvLine.Split(line);
             if (f.Length != 14)
             {
                 throw new InvalidDataException($"{path}: expected 14 fields, got {f.Length}: {line}");
@@ -63,47 +63,4 @@ public static class ResultsCsv
     private static string Num(double value) => value.ToString("0.####", CultureInfo.InvariantCulture);
 
     private static string Escape(string value) => value.AsSpan().IndexOfAny(",\"\n") >= 0 ? "\"" + value.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : value;
-
-    internal static string[] Split(string line)
-    {
-        var fields = new List<string>();
-        var field = new StringBuilder();
-        bool quoted = false;
-        for (int i = 0; i < line.Length; i++)
-        {
-            char c = line[i];
-            if (quoted)
-            {
-                if (c == '"' && i + 1 < line.Length && line[i + 1] == '"')
-                {
-                    field.Append('"');
-                    i++;
-                }
-                else if (c == '"')
-                {
-                    quoted = false;
-                }
-                else
-                {
-                    field.Append(c);
-                }
-            }
-            else if (c == '"')
-            {
-                quoted = true;
-            }
-            else if (c == ',')
-            {
-                fields.Add(field.ToString());
-                field.Clear();
-            }
-            else
-            {
-                field.Append(c);
-            }
-        }
-
-        fields.Add(field.ToString());
-        return [.. fields];
-    }
 }

@@ -1,0 +1,66 @@
+using System.Text.Json.Nodes;
+using PooledHttp.Charts;
+using PooledHttp.Measuring;
+using PooledHttp.Tests.Repository;
+
+namespace PooledHttp.Tests.Measuring;
+
+public class MeasuringTests
+{
+    private static readonly MeasuredRow[] Rows =
+    [
+        new("nb", "B", "Naive", 65536, ".NET 10.0.12", 67_684, 1.5, 0, 0, 700_000, 10_000, "quick"),
+        new("nb", "B", "Pooled", 65536, ".NET 10.0.12", 2_329, 0, 0, 0, 600_000, 9_000, "quick"),
+    ];
+
+    [Theory]
+    [InlineData(0, "0 B")]
+    [InlineData(1023, "1023 B")]
+    [InlineData(1024, "1 KB")]
+    [InlineData(3799, "3.71 KB")]
+    [InlineData(5_189_140, "4.95 MB")]
+    public void Bytes_are_formatted_in_binary_units(long bytes, string expected) => Assert.Equal(expected, ByteUnits.Format(bytes));
+
+    [Fact]
+    public void Results_csv_round_trips_and_appends_without_repeating_the_header()
+    {
+        string path = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"), "r.csv");
+        ResultsCsv.Append(path, Rows);
+        ResultsCsv.Append(path, Rows[..1]);
+        Assert.Equal(1, File.ReadAllLines(path).Count(l => l == ResultsCsv.Header));
+        IReadOnlyList<MeasuredRow> read = ResultsCsv.Read(path);
+        Assert.Equal([Rows[0], Rows[1], Rows[0]], read);
+    }
+
+    [Fact]
+    public void Published_figures_come_from_the_data_folder()
+    {
+        IReadOnlyList<PublishedFigure> s0 = PublishedFigure.Of("S0", "download");
+        Assert.Equal(5, s0.Count);
+        string line = File.ReadAllLines(Path.Combine(RepositoryTests.FindRoot(), "data", "published", "published.csv"))
+            .Single(l => l.StartsWith("S0,download,KnownLength_UseArrayPool,", StringComparison.Ordinal));
+        Assert.Equal(long.Parse(line.Split(',')[^1], System.Globalization.CultureInfo.InvariantCulture), s0.Single(f => f.Method == "KnownLength_UseArrayPool").AllocatedBytes);
+    }
+
+    [Fact]
+    public void Allocation_chart_has_a_measured_and_a_labelled_published_series_on_a_log_axis()
+    {
+        PlotlyChart chart = Charts.Charts.Allocations("t", Rows, PublishedFigure.Of("S0", "download"));
+        var figure = (JsonObject)JsonNode.Parse(chart.FigureJson)!;
+        string[] names = ((JsonArray)figure["data"]!).Select(t => (string)t!["name"]!).ToArray();
+        Assert.Equal(["measured here, .NET 10.0.12", "published (S0, net8.0)"], names);
+        Assert.Equal("log", (string?)figure["layout"]!["yaxis"]!["type"]);
+        Assert.Contains("1 KB", ((JsonArray)figure["layout"]!["yaxis"]!["ticktext"]!).Select(t => (string)t!));
+        Assert.Contains("pooledhttp-chart-", chart.ToHtml(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Result_table_shows_every_row_in_text_and_html()
+    {
+        var result = new MeasurementResult(Rows);
+        Assert.Contains("66.1 KB", result.ToString(), StringComparison.Ordinal);
+        Assert.Contains("<td>2.27 KB</td>", result.ToHtml(), StringComparison.Ordinal);
+        Assert.Equal(2_329, result.Get("Pooled").AllocatedBytes);
+        Assert.Throws<KeyNotFoundException>(() => result.Get("Missing"));
+    }
+}
