@@ -165,19 +165,15 @@ static string FirstLine(string source)
 
 static string FindRoot()
 {
-    for (var dir = new DirectoryInfo(Environment.CurrentDirectory); dir is not null; dir = dir.Parent)
+    // From the current directory first (a user's shell), then from the runner's own folder.
+    foreach (string start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })
     {
-        if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
+        for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
         {
-            return dir.FullName;
-        }
-    }
-
-    for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-    {
-        if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
-        {
-            return dir.FullName;
+            if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
+            {
+                return dir.FullName;
+            }
         }
     }
 

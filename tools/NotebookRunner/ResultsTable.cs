@@ -46,22 +46,7 @@ internal static class ResultsTable
     }
 
     private static string Bytes(string value)
-    {
-        if (!double.TryParse(value, CultureInfo.InvariantCulture, out double bytes))
-        {
-            return "-";
-        }
-
-        string[] units = ["B", "KB", "MB", "GB"];
-        int unit = 0;
-        while (bytes >= 1024 && unit < units.Length - 1)
-        {
-            bytes /= 1024;
-            unit++;
-        }
-
-        return unit == 0 ? $"{bytes:0} B" : string.Create(CultureInfo.InvariantCulture, $"{bytes:0.##} {units[unit]}");
-    }
+        => double.TryParse(value, CultureInfo.InvariantCulture, out double bytes) ? PooledHttp.Measuring.ByteUnits.Format(bytes) : "-";
 
     private static string Collections(string perThousand) => perThousand is "0" or "" ? "-" : perThousand;
 

@@ -40,7 +40,8 @@ internal static class Endpoints
                 await SinkAsync(request, response, stopping).ConfigureAwait(false);
                 break;
             case "/status":
-                await TextAsync(response, Int(query, "code", min: 100, max: 599), $"Status {Int(query, "code", min: 100, max: 599)} from the local server.", stopping).ConfigureAwait(false);
+                int code = Int(query, "code", min: 100, max: 599);
+                await TextAsync(response, code, $"Status {code} from the local server.", stopping).ConfigureAwait(false);
                 break;
             case "/truncated":
                 int declared = Int(query, "declared", min: 1);
