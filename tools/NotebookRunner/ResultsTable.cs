@@ -20,13 +20,14 @@ internal static class ResultsTable
             string[] lines = File.ReadAllLines(file);
             foreach (string line in lines.Skip(Math.Max(before, 1)))
             {
-                string[] f = PooledHttp.Measuring.CsvLine.Split(line); // notebook,benchmark,strategy,payload,runtime,allocated,gen0,gen1,gen2,mean,error,...
-                if (f.Length < 11)
+                string[] f = PooledHttp.Measuring.CsvLine.Split(line); // notebook,benchmark,strategy,payload,variant,runtime,allocated,gen0,gen1,gen2,mean,error,...
+                if (f.Length < 12)
                 {
                     continue;
                 }
 
-                rows.Add([f[0], f[2], Bytes(f[3]), f[4], Bytes(f[5]), Collections(f[6]), Collections(f[8]), Nanoseconds(f[9])]);
+                string strategy = f[4].Length == 0 ? f[2] : $"{f[2]} ({f[4]})";
+                rows.Add([f[0], strategy, Bytes(f[3]), f[5], Bytes(f[6]), Collections(f[7]), Collections(f[9]), Nanoseconds(f[10])]);
             }
         }
 

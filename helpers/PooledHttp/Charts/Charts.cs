@@ -10,15 +10,20 @@ public static class Charts
     /// Bytes allocated per operation for each strategy, on a log axis labelled in KB and MB. Published
     /// figures, when given, are a second series labelled as such.
     /// </summary>
-    public static PlotlyChart Allocations(string title, IEnumerable<MeasuredRow> measured, IEnumerable<PublishedFigure>? published = null)
+    /// <param name="title">The chart's title.</param>
+    /// <param name="measured">The rows to draw.</param>
+    /// <param name="published">Published figures to draw beside them, labelled by their method names.</param>
+    /// <param name="label">How to name a row on the axis; <see cref="MeasuredRow.Label"/> when not given. Name rows as the source did to pair them with its figures.</param>
+    public static PlotlyChart Allocations(string title, IEnumerable<MeasuredRow> measured, IEnumerable<PublishedFigure>? published = null, Func<MeasuredRow, string>? label = null)
     {
+        label ??= r => r.Label;
         List<MeasuredRow> rows = measured.ToList();
         var data = new JsonArray();
         foreach (IGrouping<string, MeasuredRow> runtime in rows.GroupBy(r => r.Runtime))
         {
             data.Add(Bar(
                 name: "measured here, " + runtime.Key,
-                x: runtime.Select(Label),
+                x: runtime.Select(label),
                 y: runtime.Select(r => (double)r.AllocatedBytes)));
         }
 
@@ -40,36 +45,102 @@ public static class Charts
         return new PlotlyChart(title, data, layout);
     }
 
-    /// <summary>Bytes allocated per operation against payload size, one line per strategy, both axes log.</summary>
-    public static PlotlyChart SizeSweep(string title, IEnumerable<MeasuredRow> measured)
+    /// <summary>
+    /// Bytes allocated (or time) per operation against payload size, one line per strategy, both axes
+    /// log. Published figures, when given, are dotted lines named after their source. Zero bytes cannot
+    /// sit on a log axis: such points are drawn on a bottom line labelled "0 B".
+    /// </summary>
+    public static PlotlyChart SizeSweep(string title, IEnumerable<MeasuredRow> measured, IEnumerable<PublishedFigure>? published = null, SweepMetric metric = SweepMetric.Allocated)
     {
         List<MeasuredRow> rows = measured.Where(r => r.PayloadBytes is not null).ToList();
+        List<PublishedFigure> figures = (published ?? []).Where(f => f.PayloadBytes is not null && (metric == SweepMetric.Allocated || f.MeanNs is not null)).ToList();
+        double Value(MeasuredRow r) => metric == SweepMetric.Allocated ? r.AllocatedBytes : r.MeanNs;
+        double Published(PublishedFigure f) => metric == SweepMetric.Allocated ? f.AllocatedBytes : f.MeanNs!.Value;
+
+        List<double> values = [.. rows.Select(Value), .. figures.Select(Published)];
+        double floor = Math.Max(1, (values.Where(v => v > 0).DefaultIfEmpty(1024).Min()) / 16);
+        bool hasZero = values.Any(v => v <= 0);
+        double Plotted(double v) => v <= 0 ? floor : v;
+        string Text(double v) => metric == SweepMetric.Allocated ? ByteUnits.Format(v) : FormatTime(v);
+
         var data = new JsonArray();
-        foreach (IGrouping<string, MeasuredRow> line in rows.GroupBy(r => r.Strategy + (rows.Select(x => x.Runtime).Distinct().Count() > 1 ? ", " + r.Runtime : string.Empty)))
+        bool manyRuntimes = rows.Select(x => x.Runtime).Distinct().Count() > 1;
+        foreach (IGrouping<string, MeasuredRow> line in rows.GroupBy(r => r.Label + (manyRuntimes ? ", " + r.Runtime : string.Empty)))
         {
             List<MeasuredRow> points = line.OrderBy(r => r.PayloadBytes).ToList();
-            data.Add(new JsonObject
-            {
-                ["type"] = "scatter",
-                ["mode"] = "lines+markers",
-                ["name"] = line.Key,
-                ["x"] = PlotlyChart.Node(points.Select(p => p.PayloadBytes!.Value).ToArray()),
-                ["y"] = PlotlyChart.Node(points.Select(p => p.AllocatedBytes).ToArray()),
-                ["text"] = PlotlyChart.Node(points.Select(p => ByteUnits.Format(p.AllocatedBytes)).ToArray()),
-                ["hovertemplate"] = "%{text} per op<extra>%{fullData.name}</extra>",
-            });
+            data.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(p => Value(p)), Plotted, Text, dotted: false));
+        }
+
+        foreach (IGrouping<string, PublishedFigure> line in figures.GroupBy(f => $"{f.Method}, published ({f.Source}, {f.Runtime})"))
+        {
+            List<PublishedFigure> points = line.OrderBy(f => f.PayloadBytes).ToList();
+            data.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(Published), Plotted, Text, dotted: true));
+        }
+
+        JsonObject yAxis = metric == SweepMetric.Allocated
+            ? LogBytesAxis("allocated per operation", values.Select(Plotted))
+            : LogTimeAxis("mean time per operation", values);
+        if (hasZero && metric == SweepMetric.Allocated)
+        {
+            // Relabel the bottom tick: the points drawn there allocated nothing at all.
+            var ticks = ((JsonArray)yAxis["tickvals"]!).Select(t => (double)t!).Where(t => t > floor * 2).Prepend(floor).ToArray();
+            yAxis["tickvals"] = PlotlyChart.Node(ticks);
+            yAxis["ticktext"] = PlotlyChart.Node(ticks.Select(t => t == floor ? "0 B" : ByteUnits.Format(t)).ToArray());
+            yAxis["range"] = PlotlyChart.Node(new[] { Math.Log10(floor) - 0.2, Math.Log10(values.Max() * 2) });
         }
 
         var layout = new JsonObject
         {
             ["title"] = new JsonObject { ["text"] = title },
-            ["xaxis"] = LogBytesAxis("payload size", rows.Select(r => (double)r.PayloadBytes!.Value)),
-            ["yaxis"] = LogBytesAxis("allocated per operation", rows.Select(r => (double)r.AllocatedBytes)),
+            ["xaxis"] = LogBytesAxis("payload size", rows.Select(r => (double)r.PayloadBytes!.Value).Concat(figures.Select(f => (double)f.PayloadBytes!.Value))),
+            ["yaxis"] = yAxis,
+            ["legend"] = new JsonObject { ["orientation"] = "h", ["y"] = -0.25 },
         };
         return new PlotlyChart(title, data, layout);
     }
 
-    private static string Label(MeasuredRow row) => row.Strategy;
+    private static JsonObject Line(string name, IEnumerable<double> x, IEnumerable<double> y, Func<double, double> plotted, Func<double, string> text, bool dotted)
+    {
+        double[] values = y.ToArray();
+        var line = new JsonObject
+        {
+            ["type"] = "scatter",
+            ["mode"] = "lines+markers",
+            ["name"] = name,
+            ["x"] = PlotlyChart.Node(x.ToArray()),
+            ["y"] = PlotlyChart.Node(values.Select(plotted).ToArray()),
+            ["text"] = PlotlyChart.Node(values.Select(text).ToArray()),
+            ["hovertemplate"] = "%{text} per op<extra>%{fullData.name}</extra>",
+        };
+        if (dotted)
+        {
+            line["line"] = new JsonObject { ["dash"] = "dot" };
+        }
+
+        return line;
+    }
+
+    /// <summary>A log axis of nanoseconds with ticks at powers of ten, labelled "10 ns", "1 us", "100 ms".</summary>
+    private static JsonObject LogTimeAxis(string title, IEnumerable<double> nanoseconds)
+    {
+        double[] positive = nanoseconds.Where(v => v > 0).ToArray();
+        double high = positive.Length == 0 ? 1e3 : positive.Max();
+        double[] ticks = Enumerable.Range(0, 12).Select(i => Math.Pow(10, i)).Where(t => t <= high * 10).ToArray();
+        return new JsonObject
+        {
+            ["title"] = new JsonObject { ["text"] = title },
+            ["type"] = "log",
+            ["tickvals"] = PlotlyChart.Node(ticks),
+            ["ticktext"] = PlotlyChart.Node(ticks.Select(FormatTime).ToArray()),
+        };
+    }
+
+    private static string FormatTime(double ns) => ns switch
+    {
+        >= 1e6 => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{ns / 1e6:0.##} ms"),
+        >= 1e3 => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{ns / 1e3:0.##} us"),
+        _ => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{ns:0.#} ns"),
+    };
 
     private static JsonObject Bar(string name, IEnumerable<string> x, IEnumerable<double> y)
     {

@@ -11,14 +11,19 @@ namespace PooledHttp.Charts;
 /// <param name="Runtime">The runtime the source measured on.</param>
 /// <param name="Payload">The payload size in bytes, or the source's word for it ("large").</param>
 /// <param name="AllocatedBytes">Bytes per operation, converted from the source's KB (1 KB = 1024 B).</param>
-public sealed record PublishedFigure(string Source, string Scenario, string Method, string Runtime, string Payload, long AllocatedBytes)
+/// <param name="MeanNs">The published mean time per operation in nanoseconds, when the source gave one.</param>
+public sealed record PublishedFigure(string Source, string Scenario, string Method, string Runtime, string Payload, long AllocatedBytes, double? MeanNs)
 {
+    /// <summary>The payload in bytes, when the source stated it.</summary>
+    public int? PayloadBytes => int.TryParse(Payload, NumberStyles.None, CultureInfo.InvariantCulture, out int bytes) ? bytes : null;
+
     /// <summary>The published figures of <paramref name="source"/>, optionally of one scenario.</summary>
     public static IReadOnlyList<PublishedFigure> Of(string source, string? scenario = null)
     {
         string[] lines = File.ReadAllLines(WorkshopPaths.PublishedCsv);
         return lines.Skip(1).Where(l => l.Length > 0).Select(l => CsvLine.Split(l)).Where(f => f[0] == source && (scenario is null || f[1] == scenario) && f[9].Length > 0)
-            .Select(f => new PublishedFigure(f[0], f[1], f[2], f[3], f[4], long.Parse(f[9], CultureInfo.InvariantCulture)))
+            .Select(f => new PublishedFigure(f[0], f[1], f[2], f[3], f[4], long.Parse(f[9], CultureInfo.InvariantCulture),
+                f[5].Length == 0 ? null : double.Parse(f[5], CultureInfo.InvariantCulture)))
             .ToList();
     }
 }

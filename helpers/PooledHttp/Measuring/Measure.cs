@@ -23,6 +23,9 @@ namespace PooledHttp.Measuring;
 /// </summary>
 public static class Measure
 {
+    /// <summary>The benchmark parameter that holds the payload size in bytes.</summary>
+    public const string SizeParameter = "Size";
+
     /// <summary>
     /// Runs every benchmark of <paramref name="benchmarks"/> in one BenchmarkDotNet run (one build),
     /// against <paramref name="server"/>, appends the rows to <c>results/&lt;notebook&gt;.csv</c> in the
@@ -37,7 +40,17 @@ public static class Measure
 
     /// <summary>As <see cref="Run(string, LocalServer, Type[])"/>, with an explicit job.</summary>
     public static MeasurementResult Run(string notebook, LocalServer server, Job job, params Type[] benchmarks)
+        => Run(notebook, server, [job], benchmarks);
+
+    /// <summary>As <see cref="Run(string, LocalServer, Type[])"/>, once per job: several runtimes in one run, for example.</summary>
+    public static MeasurementResult Run(string notebook, LocalServer server, IReadOnlyList<Job> jobs, params Type[] benchmarks)
     {
+        ArgumentNullException.ThrowIfNull(jobs);
+        if (jobs.Count == 0)
+        {
+            throw new ArgumentException("Name at least one job.", nameof(jobs));
+        }
+
         ArgumentException.ThrowIfNullOrWhiteSpace(notebook);
         ArgumentNullException.ThrowIfNull(server);
         if (benchmarks.Length == 0)
@@ -48,7 +61,7 @@ public static class Measure
         string profile = MeasurementProfile.Current;
         var progress = new ProgressLogger();
         IConfig config = ManualConfig.CreateEmpty()
-            .AddJob(job.WithEnvironmentVariable(BenchmarkServer.AddressVariable, server.BaseAddress.ToString()))
+            .AddJob(jobs.Select(job => job.WithEnvironmentVariable(BenchmarkServer.AddressVariable, server.BaseAddress.ToString())).ToArray())
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddLogger(progress)
             .AddColumnProvider(DefaultColumnProviders.Instance)
@@ -94,13 +107,17 @@ public static class Measure
         Statistics stats = report.ResultStatistics!;
         GcStats gc = report.GcStats;
         double perThousand(int collections) => gc.TotalOperations == 0 ? 0 : collections * 1000.0 / gc.TotalOperations;
-        int? size = benchmark.Parameters.Items.FirstOrDefault(p => p.Name == "Size")?.Value is int s ? s : null;
+        int? size = benchmark.Parameters.Items.FirstOrDefault(p => p.Name == SizeParameter)?.Value is int s ? s : null;
+        // Enum values name themselves ("ContentLength"); other values need their parameter's name ("Books=250").
+        string variant = string.Join(", ", benchmark.Parameters.Items.Where(p => p.Name != SizeParameter)
+            .Select(p => p.Value is Enum ? p.Value.ToString() : $"{p.Name}={p.Value}"));
 
         return new MeasuredRow(
             Notebook: notebook,
             Benchmark: benchmark.Descriptor.Type.Name,
             Strategy: benchmark.Descriptor.WorkloadMethod.Name,
             PayloadBytes: size,
+            Variant: variant,
             Runtime: RuntimeName(report),
             AllocatedBytes: gc.GetBytesAllocatedPerOperation(benchmark) ?? throw new BenchmarkFailedException($"{benchmark.DisplayInfo}: the memory diagnoser reported nothing."),
             Gen0: perThousand(gc.Gen0Collections),

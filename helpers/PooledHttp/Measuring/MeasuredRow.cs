@@ -5,6 +5,7 @@ namespace PooledHttp.Measuring;
 /// <param name="Benchmark">The benchmark class.</param>
 /// <param name="Strategy">The benchmark method: the strategy's name.</param>
 /// <param name="PayloadBytes">The body size, from the benchmark's <c>Size</c> parameter, when it has one.</param>
+/// <param name="Variant">The benchmark's other parameters, e.g. "ContentLength" or "Books=250"; empty when it has none.</param>
 /// <param name="Runtime">The runtime that ran it, e.g. ".NET 10.0.12".</param>
 /// <param name="AllocatedBytes">Bytes allocated per operation, from BenchmarkDotNet's memory diagnoser.</param>
 /// <param name="Gen0">Gen0 collections per 1000 operations.</param>
@@ -18,6 +19,7 @@ public sealed record MeasuredRow(
     string Benchmark,
     string Strategy,
     int? PayloadBytes,
+    string Variant,
     string Runtime,
     long AllocatedBytes,
     double Gen0,
@@ -25,4 +27,8 @@ public sealed record MeasuredRow(
     double Gen2,
     double MeanNs,
     double ErrorNs,
-    string Profile);
+    string Profile)
+{
+    /// <summary>The strategy and its variant, as charts and tables label it.</summary>
+    public string Label => Variant.Length == 0 ? Strategy : $"{Strategy} ({Variant})";
+}

@@ -15,10 +15,14 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
     /// <inheritdoc />
     public int Count => rows.Count;
 
-    /// <summary>The row of <paramref name="strategy"/> (at <paramref name="size"/>, when given).</summary>
-    public MeasuredRow Get(string strategy, int? size = null)
-        => rows.FirstOrDefault(r => r.Strategy == strategy && (size is null || r.PayloadBytes == size))
-           ?? throw new KeyNotFoundException($"No row for {strategy}{(size is null ? string.Empty : " at " + size)}. Measured: {string.Join(", ", rows.Select(r => r.Strategy).Distinct())}.");
+    /// <summary>The row of <paramref name="strategy"/> (at <paramref name="size"/>, of <paramref name="variant"/>, on a runtime whose name contains <paramref name="runtime"/>, when given).</summary>
+    public MeasuredRow Get(string strategy, int? size = null, string? variant = null, string? runtime = null)
+        => rows.FirstOrDefault(r => r.Strategy == strategy && (size is null || r.PayloadBytes == size) && (variant is null || r.Variant == variant)
+                                    && (runtime is null || r.Runtime.Contains(runtime, StringComparison.Ordinal)))
+           ?? throw new KeyNotFoundException($"No row for {strategy}{(size is null ? string.Empty : " at " + size)}{(variant is null ? string.Empty : " (" + variant + ")")}. Measured: {string.Join(", ", rows.Select(r => r.Label).Distinct())}.");
+
+    /// <summary>The rows of one benchmark class, for a chart of its own.</summary>
+    public MeasurementResult Of(string benchmark) => new(rows.Where(r => r.Benchmark == benchmark).ToList());
 
     /// <inheritdoc />
     public IEnumerator<MeasuredRow> GetEnumerator() => rows.GetEnumerator();
@@ -54,7 +58,7 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
 
     private IEnumerable<string[]> Cells() => rows.Select(r => new[]
     {
-        r.Strategy,
+        r.Label,
         r.PayloadBytes is { } size ? ByteUnits.Format(size) : "-",
         r.Runtime,
         ByteUnits.Format(r.AllocatedBytes),

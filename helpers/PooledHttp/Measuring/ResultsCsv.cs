@@ -8,7 +8,9 @@ namespace PooledHttp.Measuring;
 public static class ResultsCsv
 {
     /// <summary>The header, in column order.</summary>
-    public const string Header = "notebook,benchmark,strategy,payload_bytes,runtime,allocated_bytes,gen0,gen1,gen2,mean_ns,error_ns,profile,timestamp_utc,machine";
+    public const string Header = "notebook,benchmark,strategy,payload_bytes,variant,runtime,allocated_bytes,gen0,gen1,gen2,mean_ns,error_ns,profile,timestamp_utc,machine";
+
+    private const int FieldCount = 15;
 
     /// <summary>Appends <paramref name="rows"/> to <paramref name="path"/>, writing the header when the file is new.</summary>
     public static void Append(string path, IEnumerable<MeasuredRow> rows)
@@ -27,7 +29,7 @@ public static class ResultsCsv
         {
             text.AppendLine(string.Join(',',
                 Escape(r.Notebook), Escape(r.Benchmark), Escape(r.Strategy),
-                r.PayloadBytes?.ToString(CultureInfo.InvariantCulture) ?? string.Empty,
+                r.PayloadBytes?.ToString(CultureInfo.InvariantCulture) ?? string.Empty, Escape(r.Variant),
                 Escape(r.Runtime), r.AllocatedBytes.ToString(CultureInfo.InvariantCulture),
                 Num(r.Gen0), Num(r.Gen1), Num(r.Gen2), Num(r.MeanNs), Num(r.ErrorNs),
                 Escape(r.Profile), stamp, machine));
@@ -48,13 +50,13 @@ public static class ResultsCsv
         return lines.Skip(1).Where(l => l.Length > 0).Select(line =>
         {
             string[] f = CsvLine.Split(line);
-            if (f.Length != 14)
+            if (f.Length != FieldCount)
             {
-                throw new InvalidDataException($"{path}: expected 14 fields, got {f.Length}: {line}");
+                throw new InvalidDataException($"{path}: expected {FieldCount} fields, got {f.Length}: {line}");
             }
 
-            return new MeasuredRow(f[0], f[1], f[2], f[3].Length == 0 ? null : int.Parse(f[3], CultureInfo.InvariantCulture), f[4],
-                long.Parse(f[5], CultureInfo.InvariantCulture), D(f[6]), D(f[7]), D(f[8]), D(f[9]), D(f[10]), f[11]);
+            return new MeasuredRow(f[0], f[1], f[2], f[3].Length == 0 ? null : int.Parse(f[3], CultureInfo.InvariantCulture), f[4], f[5],
+                long.Parse(f[6], CultureInfo.InvariantCulture), D(f[7]), D(f[8]), D(f[9]), D(f[10]), D(f[11]), f[12]);
         }).ToList();
     }
 

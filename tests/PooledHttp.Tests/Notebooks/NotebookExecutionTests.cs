@@ -59,14 +59,17 @@ public class NotebookExecutionTests(ITestOutputHelper output)
         // The results CSV parses and holds one row per measured strategy (and size and runtime).
         IReadOnlyList<MeasuredRow> rows = ResultsCsv.Read(Path.Combine(outDir, "results", name + ".csv"));
         Assert.NotEmpty(rows);
-        Assert.Equal(rows.Count, rows.Select(r => (r.Benchmark, r.Strategy, r.PayloadBytes, r.Runtime)).Distinct().Count());
+        Assert.Equal(rows.Count, rows.Select(r => (r.Benchmark, r.Strategy, r.PayloadBytes, r.Variant, r.Runtime)).Distinct().Count());
         Assert.All(rows, r =>
         {
             Assert.Equal(name, r.Notebook);
             Assert.Equal("quick", r.Profile);
-            Assert.True(r.AllocatedBytes > 0, $"{r.Strategy} allocated nothing: a diagnoser that saw nothing");
+            Assert.True(r.AllocatedBytes >= 0);
             Assert.True(r.MeanNs > 0);
         });
+
+        // Renting and returning can allocate nothing at all, but a run where nothing allocated is a diagnoser that saw nothing.
+        Assert.Contains(rows, r => r.AllocatedBytes > 0);
         foreach (MeasuredRow row in rows)
         {
             Assert.Contains(row.Strategy, stdout, StringComparison.Ordinal); // the closing table lists it

@@ -1,0 +1,39 @@
+using BenchmarkDotNet.Attributes;
+using PooledHttp.Buffers;
+using PooledHttp.Http;
+
+namespace PooledHttp.Benchmarks;
+
+/// <summary>
+/// Chapter 04's sweep: the naive download against the helpers' pooled read from 1 KiB to 64 MiB,
+/// chunked. The naive cost grows with the body; the pooled one should not.
+/// </summary>
+public class PooledSweep : DownloadBenchmark
+{
+    private Uri _url = null!;
+
+    /// <summary>The body size in bytes, 1 KiB to 64 MiB (the largest array <see cref="BodyPool"/> keeps).</summary>
+    [Params(1024, 16 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024)]
+    public int Size { get; set; }
+
+    /// <summary><c>SendAsync</c> (body buffered) then <c>ReadAsByteArrayAsync</c> (copied out).</summary>
+    [Benchmark(Baseline = true)]
+    public async Task<int> Client_Send_GetByteArrayAsync()
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, _url);
+        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+        return (await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false)).Length;
+    }
+
+    /// <summary>The helpers' pooled read.</summary>
+    [Benchmark]
+    public async Task<int> PooledRead()
+    {
+        using PooledBuffer body = await Client.GetPooledAsync(_url).ConfigureAwait(false);
+        return body.Length;
+    }
+
+    /// <inheritdoc />
+    protected override void Prepare() => _url = BenchmarkServer.Bytes(Size);
+}
