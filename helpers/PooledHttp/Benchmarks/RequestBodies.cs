@@ -1,0 +1,135 @@
+using System.Net.Http.Json;
+using System.Net.Http.Headers;
+using System.Net.Mime;
+using System.Text;
+using System.Text.Json;
+using BenchmarkDotNet.Attributes;
+using CommunityToolkit.HighPerformance.Buffers;
+using Microsoft.IO;
+using PooledHttp.Content;
+using PooledHttp.Server;
+
+namespace PooledHttp.Benchmarks;
+
+/// <summary>
+/// Chapter 05, after S2: one object POSTed as JSON to the local sink, built seven ways, at about
+/// 70 KB and about 2 MB of JSON. Two more methods only serialize, so the notebook can split a POST's
+/// time into serializing and sending.
+/// </summary>
+public class RequestBodies : DownloadBenchmark
+{
+    private Book[] _books = null!;
+    private Uri _sink = null!;
+
+    /// <summary>The approximate size of the serialized JSON in bytes: S2's small and large payloads.</summary>
+    [Params(70_000, 2_000_000)]
+    public int Size { get; set; }
+
+    /// <summary>S2's baseline: Newtonsoft.Json to a string, sent as <see cref="StringContent"/>.</summary>
+    [Benchmark(Baseline = true)]
+    public Task<long> Baseline()
+        => PostAsync(new StringContent(Newtonsoft.Json.JsonConvert.SerializeObject(_books), Encoding.UTF8, MediaTypeNames.Application.Json));
+
+    /// <summary>System.Text.Json to a string, sent as <see cref="StringContent"/>.</summary>
+    [Benchmark]
+    public Task<long> SystemTextJson()
+        => PostAsync(new StringContent(JsonSerializer.Serialize(_books, PooledJson.Options), Encoding.UTF8, MediaTypeNames.Application.Json));
+
+    /// <summary>
+    /// <see cref="Utf8JsonWriter"/> over CommunityToolkit's pooled <c>ArrayPoolBufferWriter</c>, sent as
+    /// <see cref="ReadOnlyMemoryContent"/>. The writer is disposed only after the send completes.
+    /// </summary>
+    [Benchmark]
+    public async Task<long> SystemTextJson_ReadOnlyMemoryContent()
+    {
+        using var buffer = new ArrayPoolBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            JsonSerializer.Serialize(writer, _books, PooledJson.Options);
+        }
+
+        var content = new ReadOnlyMemoryContent(buffer.WrittenMemory);
+        content.Headers.ContentType = new MediaTypeHeaderValue(MediaTypeNames.Application.Json) { CharSet = "utf-8" };
+        return await PostAsync(content).ConfigureAwait(false);
+    }
+
+    /// <summary>Serialized into a <see cref="RecyclableMemoryStream"/>, rewound, sent as <see cref="StreamContent"/>.</summary>
+    [Benchmark]
+    public async Task<long> RecyclableStreamAndStreamContent()
+    {
+        using RecyclableMemoryStream stream = RecyclableStreams.Manager.GetStream();
+        JsonSerializer.Serialize(stream, _books, PooledJson.Options);
+        stream.Position = 0;
+        var content = new StreamContent(stream);
+        content.Headers.ContentType = new MediaTypeHeaderValue(MediaTypeNames.Application.Json) { CharSet = "utf-8" };
+        return await PostAsync(content).ConfigureAwait(false);
+    }
+
+    /// <summary><see cref="JsonContent"/>: serializes while sending, chunked, with no Content-Length.</summary>
+    [Benchmark]
+    public Task<long> JsonContent() => PostAsync(System.Net.Http.Json.JsonContent.Create(_books, options: PooledJson.Options));
+
+    /// <summary><c>PostAsJsonAsync</c>: <see cref="System.Net.Http.Json.JsonContent"/> plus a buffered response.</summary>
+    [Benchmark]
+    public async Task<long> PostAsJsonAsync()
+    {
+        using HttpResponseMessage response = await Client.PostAsJsonAsync(_sink, _books, PooledJson.Options).ConfigureAwait(false);
+        return await ReadCountAsync(response).ConfigureAwait(false);
+    }
+
+    /// <summary>The helpers' <see cref="PooledJsonContent"/>: serialized once into a pooled array, sent with a Content-Length.</summary>
+    [Benchmark]
+    public Task<long> PooledJsonContent() => PostAsync(Content.PooledJsonContent.Create(_books));
+
+    /// <summary>Only the serialization of <see cref="SystemTextJson_ReadOnlyMemoryContent"/>: no request.</summary>
+    [Benchmark]
+    public int SerializeOnly_BufferWriter()
+    {
+        using var buffer = new ArrayPoolBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            JsonSerializer.Serialize(writer, _books, PooledJson.Options);
+        }
+
+        return buffer.WrittenCount;
+    }
+
+    /// <summary>Only the serialization of <see cref="RecyclableStreamAndStreamContent"/>: no request.</summary>
+    [Benchmark]
+    public long SerializeOnly_RecyclableStream()
+    {
+        using RecyclableMemoryStream stream = RecyclableStreams.Manager.GetStream();
+        JsonSerializer.Serialize(stream, _books, PooledJson.Options);
+        return stream.Length;
+    }
+
+    /// <inheritdoc />
+    protected override void Prepare()
+    {
+        _sink = new Uri(BenchmarkServer.Address, "/sink");
+        _books = Book.Catalogue(BooksFor(Size));
+    }
+
+    /// <summary>How many catalogue books serialize to about <paramref name="jsonBytes"/> bytes.</summary>
+    public static int BooksFor(int jsonBytes)
+    {
+        const int Sample = 1000;
+        int perBook = JsonSerializer.SerializeToUtf8Bytes(Book.Catalogue(Sample), PooledJson.Options).Length / Sample;
+        return Math.Max(1, jsonBytes / perBook);
+    }
+
+    private async Task<long> PostAsync(HttpContent content)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, _sink) { Content = content };
+        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
+        return await ReadCountAsync(response).ConfigureAwait(false);
+    }
+
+    /// <summary>The sink answers with the number of bytes it received; a short body would show here.</summary>
+    private static async Task<long> ReadCountAsync(HttpResponseMessage response)
+    {
+        response.EnsureSuccessStatusCode();
+        return long.Parse(await response.Content.ReadAsStringAsync().ConfigureAwait(false), System.Globalization.CultureInfo.InvariantCulture);
+    }
+
+}

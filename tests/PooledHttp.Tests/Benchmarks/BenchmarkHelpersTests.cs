@@ -1,0 +1,58 @@
+using PooledHttp.Benchmarks;
+using PooledHttp.Charts;
+using PooledHttp.Measuring;
+using PooledHttp.Server;
+
+namespace PooledHttp.Tests.Benchmarks;
+
+public class BenchmarkHelpersTests
+{
+    [Fact]
+    public async Task The_array_pool_write_stream_keeps_every_byte_across_growth_and_disposes_once()
+    {
+        byte[] body = new byte[300_000];
+        Payload.Fill(body);
+        var stream = new ArrayPoolWriteStream(initialCapacity: 256);
+        for (int offset = 0; offset < body.Length; offset += 7_001)
+        {
+            await stream.WriteAsync(body.AsMemory(offset, Math.Min(7_001, body.Length - offset)));
+        }
+
+        Assert.Equal(body, stream.GetBuffer().ToArray());
+        stream.Dispose();
+        stream.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => stream.Write([1]));
+    }
+
+    [Fact]
+    public void Net8_jobs_are_added_exactly_when_a_net8_runtime_is_installed()
+    {
+        IReadOnlyList<BenchmarkDotNet.Jobs.Job> jobs = Runtimes.CurrentAndNet8(MeasurementProfile.Quick);
+        Assert.Equal(Runtimes.HasNet8 ? 2 : 1, jobs.Count);
+        Assert.Contains(Runtimes.HasNet8 ? "measuring on" : "No .NET 8 runtime", Runtimes.Describe(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Published_claims_come_from_the_data_folder_and_a_missing_one_says_so()
+    {
+        Assert.Equal(93, PublishedClaim.Of("S4", "books-250-stream").Percent);
+        Assert.Throws<KeyNotFoundException>(() => PublishedClaim.Of("S4", "no-such-scenario"));
+    }
+
+    [Fact]
+    public void A_size_sweep_draws_zero_bytes_on_a_labelled_bottom_line()
+    {
+        MeasuredRow[] rows =
+        [
+            new("nb", "B", "Rent", 100, "", ".NET 10", 0, 0, 0, 0, 10, 1, "quick"),
+            new("nb", "B", "Rent", 1000, "", ".NET 10", 0, 0, 0, 0, 10, 1, "quick"),
+            new("nb", "B", "Allocate", 100, "", ".NET 10", 128, 0, 0, 0, 10, 1, "quick"),
+        ];
+        var figure = (System.Text.Json.Nodes.JsonObject)System.Text.Json.Nodes.JsonNode.Parse(Charts.Charts.SizeSweep("t", rows).FigureJson)!;
+        var yAxis = figure["layout"]!["yaxis"]!;
+        double bottom = (double)yAxis["tickvals"]![0]!;
+        Assert.Equal("0 B", (string?)yAxis["ticktext"]![0]);
+        Assert.All(((System.Text.Json.Nodes.JsonArray)figure["data"]![0]!["y"]!).Select(v => (double)v!), v => Assert.Equal(bottom, v));
+        Assert.Equal("0 B", (string?)figure["data"]![0]!["text"]![0]);
+    }
+}
