@@ -9,6 +9,12 @@ public static class BenchmarkServer
     /// <summary>The variable that carries the server's base address.</summary>
     public const string AddressVariable = "POOLEDHTTP_SERVER";
 
+    /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/2 address (chapter 06).</summary>
+    public const string Http2AddressVariable = "POOLEDHTTP_H2";
+
+    /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/1.1 address (chapter 06).</summary>
+    public const string Http11AddressVariable = "POOLEDHTTP_H1";
+
     /// <summary>The server's base address.</summary>
     /// <exception cref="InvalidOperationException">The variable is not set: the benchmark was started without <see cref="Measuring.Measure"/>.</exception>
     public static Uri Address => Environment.GetEnvironmentVariable(AddressVariable) is { Length: > 0 } value

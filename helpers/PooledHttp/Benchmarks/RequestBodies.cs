@@ -21,9 +21,12 @@ public class RequestBodies : DownloadBenchmark
     private Book[] _books = null!;
     private Uri _sink = null!;
 
-    /// <summary>The approximate size of the serialized JSON in bytes: S2's small and large payloads.</summary>
-    [Params(70_000, 2_000_000)]
+    /// <summary>The approximate size of the serialized JSON in bytes, one of <see cref="Sizes"/>.</summary>
+    [ParamsSource(nameof(Sizes))]
     public int Size { get; set; }
+
+    /// <summary>S2's small and large payloads. Virtual, so a derived class can measure fewer sizes.</summary>
+    public virtual IEnumerable<int> Sizes => [70_000, 2_000_000];
 
     /// <summary>S2's baseline: Newtonsoft.Json to a string, sent as <see cref="StringContent"/>.</summary>
     [Benchmark(Baseline = true)]

@@ -99,6 +99,49 @@ public static class Charts
         return new PlotlyChart(title, data, layout);
     }
 
+    /// <summary>
+    /// Grouped bars: one group per category (for example, downloads in flight), one bar per series.
+    /// For figures that are not bytes per operation: collections, pause times, throughput.
+    /// </summary>
+    /// <param name="title">The chart's title.</param>
+    /// <param name="xTitle">What the categories are.</param>
+    /// <param name="yTitle">What the values are, with their unit.</param>
+    /// <param name="categories">The groups, in order.</param>
+    /// <param name="series">Each series' name and its value per category.</param>
+    public static PlotlyChart Grouped(string title, string xTitle, string yTitle, IReadOnlyList<string> categories, IReadOnlyDictionary<string, double[]> series)
+    {
+        ArgumentNullException.ThrowIfNull(categories);
+        ArgumentNullException.ThrowIfNull(series);
+        var data = new JsonArray();
+        foreach ((string name, double[] values) in series)
+        {
+            if (values.Length != categories.Count)
+            {
+                throw new ArgumentException($"Series '{name}' has {values.Length} values for {categories.Count} categories.", nameof(series));
+            }
+
+            data.Add(new JsonObject
+            {
+                ["type"] = "bar",
+                ["name"] = name,
+                ["x"] = PlotlyChart.Node(categories.ToArray()),
+                ["y"] = PlotlyChart.Node(values),
+                ["text"] = PlotlyChart.Node(values.Select(v => v.ToString("#,0.#", System.Globalization.CultureInfo.InvariantCulture)).ToArray()),
+                ["textposition"] = "outside",
+            });
+        }
+
+        var layout = new JsonObject
+        {
+            ["title"] = new JsonObject { ["text"] = title },
+            ["barmode"] = "group",
+            ["xaxis"] = new JsonObject { ["title"] = new JsonObject { ["text"] = xTitle }, ["type"] = "category" },
+            ["yaxis"] = new JsonObject { ["title"] = new JsonObject { ["text"] = yTitle } },
+            ["legend"] = new JsonObject { ["orientation"] = "h", ["y"] = -0.25 },
+        };
+        return new PlotlyChart(title, data, layout);
+    }
+
     private static JsonObject Line(string name, IEnumerable<double> x, IEnumerable<double> y, Func<double, double> plotted, Func<double, string> text, bool dotted)
     {
         double[] values = y.ToArray();

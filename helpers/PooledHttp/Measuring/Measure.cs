@@ -45,14 +45,27 @@ public static class Measure
     /// <summary>As <see cref="Run(string, LocalServer, Type[])"/>, once per job: several runtimes in one run, for example.</summary>
     public static MeasurementResult Run(string notebook, LocalServer server, IReadOnlyList<Job> jobs, params Type[] benchmarks)
     {
+        ArgumentNullException.ThrowIfNull(server);
+        return Run(notebook, new Dictionary<string, string> { [BenchmarkServer.AddressVariable] = server.BaseAddress.ToString() }, jobs, benchmarks);
+    }
+
+    /// <summary>
+    /// As <see cref="Run(string, LocalServer, Type[])"/>, for benchmarks that find their server through
+    /// other variables (chapter 06's <c>Http2Server</c>, for example).
+    /// </summary>
+    public static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, params Type[] benchmarks)
+        => Run(notebook, environment, [MeasurementProfile.CurrentJob], benchmarks);
+
+    private static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, IReadOnlyList<Job> jobs, Type[] benchmarks)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(notebook);
+        ArgumentNullException.ThrowIfNull(environment);
         ArgumentNullException.ThrowIfNull(jobs);
         if (jobs.Count == 0)
         {
             throw new ArgumentException("Name at least one job.", nameof(jobs));
         }
 
-        ArgumentException.ThrowIfNullOrWhiteSpace(notebook);
-        ArgumentNullException.ThrowIfNull(server);
         if (benchmarks.Length == 0)
         {
             throw new ArgumentException("Name at least one benchmark class.", nameof(benchmarks));
@@ -61,7 +74,7 @@ public static class Measure
         string profile = MeasurementProfile.Current;
         var progress = new ProgressLogger();
         IConfig config = ManualConfig.CreateEmpty()
-            .AddJob(jobs.Select(job => job.WithEnvironmentVariable(BenchmarkServer.AddressVariable, server.BaseAddress.ToString())).ToArray())
+            .AddJob(jobs.Select(job => environment.Aggregate(job, (j, variable) => j.WithEnvironmentVariable(variable.Key, variable.Value))).ToArray())
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddLogger(progress)
             .AddColumnProvider(DefaultColumnProviders.Instance)
