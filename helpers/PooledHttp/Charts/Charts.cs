@@ -39,8 +39,10 @@ public static class Charts
             ["title"] = new JsonObject { ["text"] = title },
             ["barmode"] = "group",
             ["yaxis"] = LogBytesAxis("allocated per operation", all),
-            ["xaxis"] = new JsonObject { ["title"] = new JsonObject { ["text"] = "strategy" } },
-            ["legend"] = new JsonObject { ["orientation"] = "h", ["y"] = -0.25 },
+            // Long strategy names: tilt them, let the axis take the room it needs, keep the legend above the plot.
+            ["xaxis"] = new JsonObject { ["title"] = new JsonObject { ["text"] = "strategy" }, ["tickangle"] = -25, ["automargin"] = true },
+            ["legend"] = new JsonObject { ["orientation"] = "h", ["x"] = 0, ["y"] = 1.0, ["yanchor"] = "bottom" },
+            ["height"] = 620,
         };
         return new PlotlyChart(title, data, layout);
     }
@@ -220,7 +222,7 @@ public static class Charts
             ["title"] = new JsonObject { ["text"] = title },
             ["type"] = "log",
             // Start two ticks below the smallest value, so the smallest bar is still a bar.
-            ["range"] = PlotlyChart.Node(new[] { Math.Log10(Math.Max(1, low / 16)), Math.Log10(high * 2) }),
+            ["range"] = PlotlyChart.Node(new[] { Math.Log10(Math.Max(1, low / 16)), Math.Log10(high * 4) }),
             ["tickvals"] = PlotlyChart.Node(ticks.ToArray()),
             ["ticktext"] = PlotlyChart.Node(ticks.Select(t => ByteUnits.Format(t)).ToArray()),
         };

@@ -37,6 +37,11 @@ public sealed class PlotlyChart : IHtmlView
     /// <summary>The layout.</summary>
     public JsonObject Layout { get; }
 
+    /// <summary>The height the layout asks for, in pixels; the chart's div gets it, since a responsive chart takes its div's size.</summary>
+    public int Height => Layout["height"] is JsonValue value && value.TryGetValue(out int pixels) ? pixels : DefaultHeight;
+
+    private const int DefaultHeight = 480;
+
     /// <summary>The figure as Plotly JSON: <c>{"data": [...], "layout": {...}}</c>.</summary>
     public string FigureJson => new JsonObject { ["data"] = Data.DeepClone(), ["layout"] = Layout.DeepClone() }.ToJsonString();
 
@@ -58,7 +63,7 @@ public sealed class PlotlyChart : IHtmlView
 
         string id = "pooledhttp-chart-" + Interlocked.Increment(ref _counter).ToString(CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..8];
         return $$"""
-            <div id="{{id}}" style="width:100%;max-width:960px;height:480px;"></div>
+            <div id="{{id}}" style="width:100%;max-width:960px;height:{{Height}}px;"></div>
             <script type="text/javascript">
             (function () {
               var figure = {{FigureJson}};
@@ -78,7 +83,7 @@ public sealed class PlotlyChart : IHtmlView
         page.Append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
             .Append(System.Net.WebUtility.HtmlEncode(Title))
             .Append("</title><script type=\"text/javascript\">").Append(PlotlyJs.Value).Append("</script></head><body>")
-            .Append("<div id=\"chart\" style=\"width:100%;height:90vh;\"></div><script type=\"text/javascript\">var figure = ")
+            .Append("<div id=\"chart\" style=\"width:100%;height:").Append(Height.ToString(CultureInfo.InvariantCulture)).Append("px;\"></div><script type=\"text/javascript\">var figure = ")
             .Append(FigureJson)
             .Append(";Plotly.newPlot('chart', figure.data, figure.layout, { responsive: true });</script></body></html>");
         File.WriteAllText(path, page.ToString());
