@@ -55,4 +55,21 @@ public class BenchmarkHelpersTests
         Assert.All(((System.Text.Json.Nodes.JsonArray)figure["data"]![0]!["y"]!).Select(v => (double)v!), v => Assert.Equal(bottom, v));
         Assert.Equal("0 B", (string?)figure["data"]![0]!["text"]![0]);
     }
+
+    [Theory]
+    [InlineData(70_000)]
+    [InlineData(2_000_000)]
+    public void Request_bodies_serialize_to_about_the_size_asked_for(int size)
+    {
+        int json = System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(Book.Catalogue(RequestBodies.BooksFor(size)), PooledHttp.Content.PooledJson.Options).Length;
+        Assert.InRange(json, size * 0.9, size * 1.1);
+    }
+
+    [Fact]
+    public void A_grouped_chart_refuses_a_series_of_the_wrong_length()
+    {
+        var series = new Dictionary<string, double[]> { ["naive"] = [1, 2], ["pooled"] = [1] };
+        ArgumentException error = Assert.Throws<ArgumentException>(() => Charts.Charts.Grouped("t", "x", "y", ["1", "4"], series));
+        Assert.Contains("pooled", error.Message, StringComparison.Ordinal);
+    }
 }

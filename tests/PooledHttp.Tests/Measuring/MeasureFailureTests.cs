@@ -1,8 +1,11 @@
 using PooledHttp.Measuring;
 using PooledHttp.Server;
 
+using PooledHttp.Tests.Support;
+
 namespace PooledHttp.Tests.Measuring;
 
+[Collection(SerialTests.Name)]
 public class MeasureFailureTests
 {
     /// <summary>A class with nothing to measure: BenchmarkDotNet returns a summary with no reports.</summary>

@@ -7,6 +7,7 @@ using Xunit.Abstractions;
 namespace PooledHttp.Tests.Notebooks;
 
 /// <summary>Every notebook of the series runs headlessly with the quick profile, and the runner reports failures.</summary>
+[Collection(SerialTests.Name)]
 public class NotebookExecutionTests(ITestOutputHelper output)
 {
     private static readonly string Root = RepositoryTests.FindRoot();
