@@ -1,3 +1,6 @@
+using PooledHttp.Buffers;
+using PooledHttp.Http;
+
 namespace PooledHttp.Benchmarks;
 
 /// <summary>
@@ -24,6 +27,26 @@ public abstract class DownloadBenchmark : IDisposable
     {
         Dispose(disposing: true);
         GC.SuppressFinalize(this);
+    }
+
+    /// <summary>
+    /// The series' naive download, S0's <c>Client_Send_GetByteArrayAsync</c>: <c>SendAsync</c> with the
+    /// default <c>ResponseContentRead</c>, which buffers the whole body inside the content, then
+    /// <c>ReadAsByteArrayAsync</c>, which copies it into the array it returns.
+    /// </summary>
+    protected async Task<int> SendThenReadAsByteArrayAsync(Uri url)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, url);
+        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+        return (await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false)).Length;
+    }
+
+    /// <summary>The helpers' pooled read: the body lands in a rented array that goes back on dispose.</summary>
+    protected async Task<int> PooledReadAsync(Uri url)
+    {
+        using PooledBuffer body = await Client.GetPooledAsync(url).ConfigureAwait(false);
+        return body.Length;
     }
 
     /// <summary>Computes the addresses the strategies download from, once parameters are set.</summary>

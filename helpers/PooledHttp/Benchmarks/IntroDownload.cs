@@ -1,6 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Buffers;
-using PooledHttp.Http;
 
 namespace PooledHttp.Benchmarks;
 
@@ -22,11 +20,7 @@ public class IntroDownload : DownloadBenchmark
 
     /// <summary>The helpers' pooled read: the body lands in a rented array that goes back on dispose.</summary>
     [Benchmark]
-    public async Task<int> PooledRead()
-    {
-        using PooledBuffer body = await Client.GetPooledAsync(_url).ConfigureAwait(false);
-        return body.Length;
-    }
+    public Task<int> PooledRead() => PooledReadAsync(_url);
 
     /// <inheritdoc />
     protected override void Prepare() => _url = BenchmarkServer.Bytes(Size);

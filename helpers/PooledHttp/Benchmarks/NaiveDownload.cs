@@ -23,14 +23,7 @@ public class NaiveDownload : DownloadBenchmark
     /// content, then <c>ReadAsByteArrayAsync</c>, which copies it into the array you get.
     /// </summary>
     [Benchmark(Baseline = true)]
-    public async Task<int> Client_Send_GetByteArrayAsync()
-    {
-        using var request = new HttpRequestMessage(HttpMethod.Get, _url);
-        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        byte[] body = await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false);
-        return body.Length;
-    }
+    public Task<int> Client_Send_GetByteArrayAsync() => SendThenReadAsByteArrayAsync(_url);
 
     /// <summary><c>GetByteArrayAsync</c>: streams the body into one array, sized exactly when the length is known.</summary>
     [Benchmark]

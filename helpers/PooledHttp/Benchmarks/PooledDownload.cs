@@ -1,7 +1,5 @@
 using System.Buffers;
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Buffers;
-using PooledHttp.Http;
 
 namespace PooledHttp.Benchmarks;
 
@@ -23,13 +21,7 @@ public class PooledDownload : DownloadBenchmark
 
     /// <summary><c>SendAsync</c> (body buffered) then <c>ReadAsByteArrayAsync</c> (copied out).</summary>
     [Benchmark(Baseline = true)]
-    public async Task<int> Client_Send_GetByteArrayAsync()
-    {
-        using var request = new HttpRequestMessage(HttpMethod.Get, _chunked);
-        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        return (await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false)).Length;
-    }
+    public Task<int> Client_Send_GetByteArrayAsync() => SendThenReadAsByteArrayAsync(_chunked);
 
     /// <summary><c>GetByteArrayAsync</c>: one array for the body (pooled growth inside when the length is unknown).</summary>
     [Benchmark]
@@ -95,11 +87,7 @@ public class PooledDownload : DownloadBenchmark
 
     /// <summary>The helpers' pooled read: any framing, the whole body or an exception, one rented array per body.</summary>
     [Benchmark]
-    public async Task<int> PooledRead()
-    {
-        using PooledBuffer body = await Client.GetPooledAsync(_chunked).ConfigureAwait(false);
-        return body.Length;
-    }
+    public Task<int> PooledRead() => PooledReadAsync(_chunked);
 
     /// <inheritdoc />
     protected override void Prepare()

@@ -1,6 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Buffers;
-using PooledHttp.Http;
 
 namespace PooledHttp.Benchmarks;
 
@@ -12,27 +10,17 @@ public class PooledSweep : DownloadBenchmark
 {
     private Uri _url = null!;
 
-    /// <summary>The body size in bytes, 1 KiB to 64 MiB (the largest array <see cref="BodyPool"/> keeps).</summary>
+    /// <summary>The body size in bytes, 1 KiB to 64 MiB (the largest array <see cref="Buffers.BodyPool"/> keeps).</summary>
     [Params(1024, 16 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024)]
     public int Size { get; set; }
 
     /// <summary><c>SendAsync</c> (body buffered) then <c>ReadAsByteArrayAsync</c> (copied out).</summary>
     [Benchmark(Baseline = true)]
-    public async Task<int> Client_Send_GetByteArrayAsync()
-    {
-        using var request = new HttpRequestMessage(HttpMethod.Get, _url);
-        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        return (await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false)).Length;
-    }
+    public Task<int> Client_Send_GetByteArrayAsync() => SendThenReadAsByteArrayAsync(_url);
 
     /// <summary>The helpers' pooled read.</summary>
     [Benchmark]
-    public async Task<int> PooledRead()
-    {
-        using PooledBuffer body = await Client.GetPooledAsync(_url).ConfigureAwait(false);
-        return body.Length;
-    }
+    public Task<int> PooledRead() => PooledReadAsync(_url);
 
     /// <inheritdoc />
     protected override void Prepare() => _url = BenchmarkServer.Bytes(Size);

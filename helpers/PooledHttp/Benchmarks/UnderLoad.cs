@@ -1,6 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Buffers;
-using PooledHttp.Http;
 
 namespace PooledHttp.Benchmarks;
 
@@ -20,36 +18,26 @@ public class UnderLoad : DownloadBenchmark
 
     /// <summary><c>SendAsync</c> + <c>ReadAsByteArrayAsync</c>, <see cref="Concurrency"/> at once.</summary>
     [Benchmark(Baseline = true)]
-    public Task<long> Naive() => BatchAsync(async () =>
-    {
-        using var request = new HttpRequestMessage(HttpMethod.Get, _url);
-        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        return (await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false)).Length;
-    });
+    public Task<long> Naive() => BatchAsync(() => SendThenReadAsByteArrayAsync(_url));
 
     /// <summary>The helpers' pooled read, <see cref="Concurrency"/> at once.</summary>
     [Benchmark]
-    public Task<long> Pooled() => BatchAsync(async () =>
-    {
-        using PooledBuffer body = await Client.GetPooledAsync(_url).ConfigureAwait(false);
-        return body.Length;
-    });
+    public Task<long> Pooled() => BatchAsync(() => PooledReadAsync(_url));
 
     /// <inheritdoc />
     // With a Content-Length: chunked bodies from HttpListener add Nagle delays that would blur the times.
     protected override void Prepare() => _url = BenchmarkServer.Bytes(BodySize, contentLength: true);
 
-    private async Task<long> BatchAsync(Func<Task<long>> download)
+    private async Task<long> BatchAsync(Func<Task<int>> download)
     {
-        var batch = new Task<long>[Concurrency];
+        var batch = new Task<int>[Concurrency];
         for (int i = 0; i < batch.Length; i++)
         {
             batch[i] = download();
         }
 
         long total = 0;
-        foreach (long length in await Task.WhenAll(batch).ConfigureAwait(false))
+        foreach (int length in await Task.WhenAll(batch).ConfigureAwait(false))
         {
             total += length;
         }
