@@ -113,4 +113,24 @@ public class NotebookExecutionTests(ITestOutputHelper output)
                 cell => Assert.Empty((JsonArray)cell["outputs"]!));
         }
     }
+
+    [Fact]
+    public void Each_notebook_says_what_you_will_learn_and_links_to_the_next_one_that_exists()
+    {
+        string folder = Path.Combine(Root, "notebooks");
+        string[] series = Directory.EnumerateFiles(folder, "*.ipynb").Select(Path.GetFileName).Order(StringComparer.Ordinal).ToArray()!;
+        for (int i = 0; i < series.Length; i++)
+        {
+            var notebook = (JsonObject)JsonNode.Parse(File.ReadAllText(Path.Combine(folder, series[i])))!;
+            string[] markdown = ((JsonArray)notebook["cells"]!).OfType<JsonObject>().Where(c => (string?)c["cell_type"] == "markdown")
+                .Select(c => string.Concat(((JsonArray)c["source"]!).Select(l => (string?)l))).ToArray();
+            Assert.Contains("What you will learn", markdown[0], StringComparison.Ordinal);
+
+            // The last cell links onwards: to the next notebook of the series, or back to the first from the last.
+            string expected = i + 1 < series.Length ? series[i + 1] : series[0];
+            System.Text.RegularExpressions.Match link = System.Text.RegularExpressions.Regex.Match(markdown[^1], @"\]\(([^)]+\.ipynb)\)");
+            Assert.True(link.Success, $"{series[i]}: the last cell links to no notebook");
+            Assert.Equal(expected, link.Groups[1].Value);
+        }
+    }
 }
