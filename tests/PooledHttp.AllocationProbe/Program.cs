@@ -2,8 +2,7 @@
 // Prints one line: "<allocated bytes per operation> <body length>".
 // The probe warms up first (the connection, the pool, tiered JIT), then measures only the steady state.
 using System.Globalization;
-using PooledHttp.Buffers;
-using PooledHttp.Http;
+using PooledHttp.Benchmarks;
 
 if (args.Length < 2)
 {
@@ -18,11 +17,7 @@ int iterations = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCultu
 using var client = new HttpClient();
 Func<Task<int>> once = strategy switch
 {
-    "pooled" => async () =>
-    {
-        using PooledBuffer body = await client.GetPooledAsync(url).ConfigureAwait(false);
-        return body.Length;
-    },
+    "pooled" => () => Downloads.PooledReadAsync(client, url),
     "bytearray" => async () => (await client.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
     _ => throw new ArgumentException($"unknown strategy '{strategy}'"),
 };

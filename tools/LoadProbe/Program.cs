@@ -4,8 +4,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
-using PooledHttp.Buffers;
-using PooledHttp.Http;
+using PooledHttp.Benchmarks;
 using PooledHttp.Load;
 
 if (args.Length != 4 || args[0] is not ("naive" or "pooled")
@@ -19,19 +18,9 @@ if (args.Length != 4 || args[0] is not ("naive" or "pooled")
 
 string strategy = args[0];
 using var client = new HttpClient();
-Func<Task<long>> once = strategy == "pooled"
-    ? async () =>
-    {
-        using PooledBuffer body = await client.GetPooledAsync(url).ConfigureAwait(false);
-        return body.Length;
-    }
-    : async () =>
-    {
-        using var request = new HttpRequestMessage(HttpMethod.Get, url);
-        using HttpResponseMessage response = await client.SendAsync(request).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        return (await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false)).Length;
-    };
+Func<Task<int>> once = strategy == "pooled"
+    ? () => Downloads.PooledReadAsync(client, url)
+    : () => Downloads.SendThenReadAsByteArrayAsync(client, url);
 
 async Task<long> RunAsync(int total)
 {

@@ -52,7 +52,5 @@ internal static class ResultsTable
     private static string Collections(string perThousand) => perThousand is "0" or "" ? "-" : perThousand;
 
     private static string Nanoseconds(string value)
-        => double.TryParse(value, CultureInfo.InvariantCulture, out double ns)
-            ? ns >= 1e6 ? string.Create(CultureInfo.InvariantCulture, $"{ns / 1e6:0.##} ms") : string.Create(CultureInfo.InvariantCulture, $"{ns / 1e3:0.##} us")
-            : "-";
+        => double.TryParse(value, CultureInfo.InvariantCulture, out double ns) ? PooledHttp.Measuring.TimeUnits.Format(ns) : "-";
 }

@@ -1,6 +1,3 @@
-using PooledHttp.Buffers;
-using PooledHttp.Http;
-
 namespace PooledHttp.Benchmarks;
 
 /// <summary>
@@ -29,25 +26,11 @@ public abstract class DownloadBenchmark : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>
-    /// The series' naive download, S0's <c>Client_Send_GetByteArrayAsync</c>: <c>SendAsync</c> with the
-    /// default <c>ResponseContentRead</c>, which buffers the whole body inside the content, then
-    /// <c>ReadAsByteArrayAsync</c>, which copies it into the array it returns.
-    /// </summary>
-    protected async Task<int> SendThenReadAsByteArrayAsync(Uri url)
-    {
-        using var request = new HttpRequestMessage(HttpMethod.Get, url);
-        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        return (await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false)).Length;
-    }
+    /// <summary>The naive download against <paramref name="url"/>: see <see cref="Downloads.SendThenReadAsByteArrayAsync"/>.</summary>
+    protected Task<int> SendThenReadAsByteArrayAsync(Uri url) => Downloads.SendThenReadAsByteArrayAsync(Client, url);
 
-    /// <summary>The helpers' pooled read: the body lands in a rented array that goes back on dispose.</summary>
-    protected async Task<int> PooledReadAsync(Uri url)
-    {
-        using PooledBuffer body = await Client.GetPooledAsync(url).ConfigureAwait(false);
-        return body.Length;
-    }
+    /// <summary>The pooled read of <paramref name="url"/>: see <see cref="Downloads.PooledReadAsync"/>.</summary>
+    protected Task<int> PooledReadAsync(Uri url) => Downloads.PooledReadAsync(Client, url);
 
     /// <summary>Computes the addresses the strategies download from, once parameters are set.</summary>
     protected abstract void Prepare();

@@ -63,7 +63,7 @@ public static class Charts
         double floor = Math.Max(1, (values.Where(v => v > 0).DefaultIfEmpty(1024).Min()) / 16);
         bool hasZero = values.Any(v => v <= 0);
         double Plotted(double v) => v <= 0 ? floor : v;
-        string Text(double v) => metric == SweepMetric.Allocated ? ByteUnits.Format(v) : FormatTime(v);
+        string Text(double v) => metric == SweepMetric.Allocated ? ByteUnits.Format(v) : TimeUnits.Format(v);
 
         var data = new JsonArray();
         bool manyRuntimes = rows.Select(x => x.Runtime).Distinct().Count() > 1;
@@ -88,7 +88,7 @@ public static class Charts
             var ticks = ((JsonArray)yAxis["tickvals"]!).Select(t => (double)t!).Where(t => t > floor * 2).Prepend(floor).ToArray();
             yAxis["tickvals"] = PlotlyChart.Node(ticks);
             yAxis["ticktext"] = PlotlyChart.Node(ticks.Select(t => t == floor ? "0 B" : ByteUnits.Format(t)).ToArray());
-            yAxis["range"] = PlotlyChart.Node(new[] { Math.Log10(floor) - 0.2, Math.Log10(values.Max() * 2) });
+            ((JsonArray)yAxis["range"]!)[0] = Math.Log10(floor) - 0.2;
         }
 
         var layout = new JsonObject
@@ -176,16 +176,9 @@ public static class Charts
             ["title"] = new JsonObject { ["text"] = title },
             ["type"] = "log",
             ["tickvals"] = PlotlyChart.Node(ticks),
-            ["ticktext"] = PlotlyChart.Node(ticks.Select(FormatTime).ToArray()),
+            ["ticktext"] = PlotlyChart.Node(ticks.Select(TimeUnits.Format).ToArray()),
         };
     }
-
-    private static string FormatTime(double ns) => ns switch
-    {
-        >= 1e6 => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{ns / 1e6:0.##} ms"),
-        >= 1e3 => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{ns / 1e3:0.##} us"),
-        _ => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{ns:0.#} ns"),
-    };
 
     private static JsonObject Bar(string name, IEnumerable<string> x, IEnumerable<double> y)
     {

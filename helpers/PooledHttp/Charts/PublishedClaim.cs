@@ -18,7 +18,7 @@ public sealed record PublishedClaim(string Source, string Scenario, string Claim
     /// <exception cref="KeyNotFoundException">The data file has no such claim.</exception>
     public static PublishedClaim Of(string source, string scenario)
     {
-        string path = Path.Combine(Path.GetDirectoryName(WorkshopPaths.PublishedCsv)!, "claims.csv");
+        string path = WorkshopPaths.PublishedClaimsCsv;
         return File.ReadAllLines(path).Skip(1).Where(l => l.Length > 0).Select(l => CsvLine.Split(l))
                    .Where(f => f[0] == source && f[1] == scenario)
                    .Select(f => new PublishedClaim(f[0], f[1], f[2], double.Parse(f[3], CultureInfo.InvariantCulture)))

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Text;
@@ -25,7 +24,7 @@ public sealed class LoadProbe
     {
         string project = Path.Combine(WorkshopPaths.Root, "tools", "LoadProbe", "LoadProbe.csproj");
         string output = Path.Combine(WorkshopPaths.Root, "artifacts", "loadprobe");
-        (int exit, string stdout, string stderr) = await RunDotnetAsync($"build \"{project}\" -c Release -o \"{output}\" --nologo -v quiet").ConfigureAwait(false);
+        (int exit, string stdout, string stderr) = await DotnetCli.RunAsync($"build \"{project}\" -c Release -o \"{output}\" --nologo -v quiet").ConfigureAwait(false);
         if (exit != 0)
         {
             throw new InvalidOperationException($"Building the load probe failed:{Environment.NewLine}{stdout}{stderr}");
@@ -40,7 +39,7 @@ public sealed class LoadProbe
     {
         ArgumentNullException.ThrowIfNull(url);
         string arguments = string.Create(CultureInfo.InvariantCulture, $"\"{_dll}\" {strategy} {url} {concurrency} {downloads}");
-        (int exit, string stdout, string stderr) = await RunDotnetAsync(arguments).ConfigureAwait(false);
+        (int exit, string stdout, string stderr) = await DotnetCli.RunAsync(arguments).ConfigureAwait(false);
         if (exit != 0)
         {
             throw new InvalidOperationException($"The load probe ({strategy}, {concurrency} in flight) failed with exit code {exit}:{Environment.NewLine}{stderr}{stdout}");
@@ -70,13 +69,4 @@ public sealed class LoadProbe
         return html.Append("</tbody></table>").ToString();
     }
 
-    private static async Task<(int Exit, string Stdout, string Stderr)> RunDotnetAsync(string arguments)
-    {
-        var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        using Process process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet.");
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
-        Task<string> stderr = process.StandardError.ReadToEndAsync();
-        await process.WaitForExitAsync().ConfigureAwait(false);
-        return (process.ExitCode, await stdout.ConfigureAwait(false), await stderr.ConfigureAwait(false));
-    }
 }

@@ -15,10 +15,9 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
     /// <inheritdoc />
     public int Count => rows.Count;
 
-    /// <summary>The row of <paramref name="strategy"/> (at <paramref name="size"/>, of <paramref name="variant"/>, on a runtime whose name contains <paramref name="runtime"/>, when given).</summary>
-    public MeasuredRow Get(string strategy, int? size = null, string? variant = null, string? runtime = null)
-        => rows.FirstOrDefault(r => r.Strategy == strategy && (size is null || r.PayloadBytes == size) && (variant is null || r.Variant == variant)
-                                    && (runtime is null || r.Runtime.Contains(runtime, StringComparison.Ordinal)))
+    /// <summary>The row of <paramref name="strategy"/> (at <paramref name="size"/> and of <paramref name="variant"/>, when given).</summary>
+    public MeasuredRow Get(string strategy, int? size = null, string? variant = null)
+        => rows.FirstOrDefault(r => r.Strategy == strategy && (size is null || r.PayloadBytes == size) && (variant is null || r.Variant == variant))
            ?? throw new KeyNotFoundException($"No row for {strategy}{(size is null ? string.Empty : " at " + size)}{(variant is null ? string.Empty : " (" + variant + ")")}. Measured: {string.Join(", ", rows.Select(r => r.Label).Distinct())}.");
 
     /// <summary>The rows of one benchmark class, for a chart of its own.</summary>
@@ -65,15 +64,9 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
         Collections(r.Gen0),
         Collections(r.Gen1),
         Collections(r.Gen2),
-        FormatTime(r.MeanNs),
+        TimeUnits.Format(r.MeanNs),
     });
 
     private static string Collections(double perThousand) => perThousand == 0 ? "-" : perThousand.ToString("0.####", CultureInfo.InvariantCulture);
 
-    private static string FormatTime(double ns) => ns switch
-    {
-        >= 1e6 => string.Create(CultureInfo.InvariantCulture, $"{ns / 1e6:0.###} ms"),
-        >= 1e3 => string.Create(CultureInfo.InvariantCulture, $"{ns / 1e3:0.###} us"),
-        _ => string.Create(CultureInfo.InvariantCulture, $"{ns:0.###} ns"),
-    };
 }

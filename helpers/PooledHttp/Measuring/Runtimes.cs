@@ -1,6 +1,6 @@
-using System.Diagnostics;
 using BenchmarkDotNet.Environments;
 using BenchmarkDotNet.Jobs;
+using PooledHttp.Notebooks;
 
 namespace PooledHttp.Measuring;
 
@@ -37,11 +37,8 @@ public static class Runtimes
     {
         try
         {
-            var start = new ProcessStartInfo("dotnet", "--list-runtimes") { RedirectStandardOutput = true, UseShellExecute = false };
-            using Process process = Process.Start(start)!;
-            string output = process.StandardOutput.ReadToEnd();
-            process.WaitForExit();
-            return output;
+            // Once per process, from a Lazy: blocking here costs one short process start.
+            return DotnetCli.RunAsync("--list-runtimes").GetAwaiter().GetResult().Output;
         }
         catch (System.ComponentModel.Win32Exception)
         {

@@ -12,6 +12,9 @@ public static class WorkshopPaths
     /// <summary>The published figures of the five sources.</summary>
     public static string PublishedCsv => Path.Combine(Root, "data", "published", "published.csv");
 
+    /// <summary>The percentages the sources published instead of figures (S3, S4).</summary>
+    public static string PublishedClaimsCsv => Path.Combine(Root, "data", "published", "claims.csv");
+
     /// <summary>The run's output folder: the runner's <c>--out</c>, or <c>data/results</c> in an editor.</summary>
     public static string Output => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 } dir
         ? Path.GetFullPath(dir)
