@@ -1,30 +1,60 @@
-using System.Reflection;
 using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.Html;
+using System.Text.Encodings.Web;
 
 namespace NotebookRunner;
 
-/// <summary>One output of an executed cell, in the shape .ipynb files store it.</summary>
-internal sealed record CellOutput(JsonObject Json, bool IsError = false, bool IsHtml = false)
+/// <summary>
+/// One output of an executed cell, in the shape nbformat 4 stores it. Display outputs stay mutable:
+/// <c>DisplayedValue.Update</c> replaces their data in place, as the kernel's
+/// <c>DisplayedValueUpdated</c> event does in an editor.
+/// </summary>
+internal sealed class CellOutput
 {
-    public static CellOutput Stream(string name, string text) => new(new JsonObject
+    private const string Html = "text/html";
+    private const string Plain = "text/plain";
+
+    private CellOutput(JsonObject json, string kind)
+    {
+        Json = json;
+        Kind = kind;
+    }
+
+    /// <summary>The output as it goes into the .ipynb file.</summary>
+    public JsonObject Json { get; }
+
+    /// <summary>"stdout", "stderr", "display_data", "execute_result" or "error".</summary>
+    public string Kind { get; }
+
+    public bool IsError => Kind == "error";
+
+    public bool IsHtml => Json["data"]?[Html] is not null;
+
+    public IReadOnlyCollection<string> MimeTypes => Json["data"] is JsonObject data ? data.Select(p => p.Key).ToArray() : [];
+
+    /// <summary>Console text; the runner appends to the last stream output while the same stream keeps writing.</summary>
+    public static CellOutput Stream(string name) => new(new JsonObject
     {
         ["output_type"] = "stream",
         ["name"] = name,
-        ["text"] = Lines(text),
-    });
+        ["text"] = string.Empty,
+    }, name);
 
-    public static CellOutput Display(object? value, string outputType = "display_data")
+    public static CellOutput Display(object? value, string[] mimeTypes) => new(new JsonObject
     {
-        (string? html, string text) = Render(value);
-        var data = new JsonObject { ["text/plain"] = Lines(text) };
-        if (html is not null)
-        {
-            data["text/html"] = Lines(html);
-        }
+        ["output_type"] = "display_data",
+        ["data"] = Format(value, mimeTypes),
+        ["metadata"] = new JsonObject(),
+    }, "display_data");
 
-        var json = new JsonObject { ["output_type"] = outputType, ["data"] = data, ["metadata"] = new JsonObject() };
-        return new CellOutput(json, IsHtml: html is not null);
-    }
+    /// <summary>A cell's trailing expression, as the kernel's <c>ReturnValueProduced</c>.</summary>
+    public static CellOutput Result(object? value, int executionCount) => new(new JsonObject
+    {
+        ["output_type"] = "execute_result",
+        ["execution_count"] = executionCount,
+        ["data"] = Format(value, []),
+        ["metadata"] = new JsonObject(),
+    }, "execute_result");
 
     public static CellOutput Error(string name, string message, string detail) => new(new JsonObject
     {
@@ -32,46 +62,54 @@ internal sealed record CellOutput(JsonObject Json, bool IsError = false, bool Is
         ["ename"] = name,
         ["evalue"] = message,
         ["traceback"] = new JsonArray(detail.Split('\n').Select(l => (JsonNode?)JsonValue.Create(l.TrimEnd('\r'))).ToArray()),
-    }, IsError: true);
+    }, "error");
 
-    /// <summary>Text of an output, for messages and tests.</summary>
-    public string Text => Json["text"]?.ToJsonString() ?? Json["evalue"]?.ToString() ?? Json["data"]?["text/plain"]?.ToJsonString() ?? string.Empty;
-
-    private static (string? Html, string Text) Render(object? value)
+    /// <summary>Text of an output, for the console and for messages.</summary>
+    public string Text => Kind switch
     {
-        switch (value)
+        "stdout" or "stderr" => (string?)Json["text"] ?? string.Empty,
+        "error" => (string?)Json["evalue"] ?? string.Empty,
+        _ => Json["data"]?[Plain] is JsonValue plain ? (string?)plain ?? string.Empty : $"[HTML, {((string?)Json["data"]?[Html])?.Length ?? 0:N0} characters]",
+    };
+
+    public void Append(string text) => Json["text"] = (string?)Json["text"] + text;
+
+    public void Replace(object? value, string[] mimeTypes) => Json["data"] = Format(value, mimeTypes);
+
+    /// <summary>
+    /// The kernel's choice of representation: with no MIME type asked for, an <see cref="IHtmlContent"/>
+    /// is written as HTML (its HTML formatter calls <c>WriteTo</c>) and a string is plain text. Other
+    /// objects the kernel renders as an HTML table of their properties; the runner shows their
+    /// <c>ToString()</c>, so a notebook that wants HTML must hand over HTML, in both hosts.
+    /// </summary>
+    private static JsonObject Format(object? value, string[] mimeTypes)
+    {
+        string[] wanted = mimeTypes.Where(m => !string.IsNullOrWhiteSpace(m)).ToArray();
+        if (wanted.Length == 0)
         {
-            case null:
-                return (null, "<null>");
-            case HtmlString h:
-                return (h.Html, "[HTML]");
-            default:
-                // Duck-typed: the helpers' tables and charts have ToHtml(); the runner need not reference them.
-                MethodInfo? toHtml = value.GetType().GetMethod("ToHtml", BindingFlags.Public | BindingFlags.Instance, Type.EmptyTypes);
-                string text = value.ToString() ?? string.Empty;
-                return toHtml?.ReturnType == typeof(string) ? ((string?)toHtml.Invoke(value, null), text) : (null, text);
+            wanted = [value is IHtmlContent ? Html : Plain];
         }
+
+        var data = new JsonObject();
+        foreach (string mime in wanted)
+        {
+            data[mime] = mime == Html ? HtmlOf(value) : value?.ToString() ?? "<null>";
+        }
+
+        return data;
     }
 
-    private static JsonArray Lines(string text)
+    private static string WriteHtml(IHtmlContent content)
     {
-        // .ipynb stores multi-line strings as arrays of lines, each keeping its newline.
-        var lines = new JsonArray();
-        int start = 0;
-        for (int i = 0; i < text.Length; i++)
-        {
-            if (text[i] == '\n')
-            {
-                lines.Add(text[start..(i + 1)]);
-                start = i + 1;
-            }
-        }
-
-        if (start < text.Length)
-        {
-            lines.Add(text[start..]);
-        }
-
-        return lines;
+        using var writer = new StringWriter();
+        content.WriteTo(writer, HtmlEncoder.Default);
+        return writer.ToString();
     }
+
+    private static string HtmlOf(object? value) => value switch
+    {
+        IHtmlContent html => WriteHtml(html),
+        null => "<null>",
+        _ => System.Net.WebUtility.HtmlEncode(value.ToString() ?? string.Empty),
+    };
 }

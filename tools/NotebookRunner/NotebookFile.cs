@@ -68,7 +68,8 @@ internal sealed class NotebookFile
 
         public void SetOutputs(IEnumerable<CellOutput> outputs, int executionCount)
         {
-            json["outputs"] = new JsonArray(outputs.Select(o => (JsonNode?)o.Json.DeepClone()).ToArray());
+            // The outputs' own objects, not copies: a display updated after its cell ended still lands.
+            json["outputs"] = new JsonArray(outputs.Select(o => (JsonNode?)o.Json).ToArray());
             json["execution_count"] = executionCount;
         }
     }

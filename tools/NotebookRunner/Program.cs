@@ -3,21 +3,27 @@ using System.Globalization;
 using NotebookRunner;
 
 const string Help = """
-    NotebookRunner: runs the workshop's C# notebooks with no editor.
+    NotebookRunner: runs the workshop's C# notebooks with no editor, each in a process of its own,
+    compiled with exactly the .NET Interactive C# kernel's imports and helpers.
 
-    usage: dotnet run --project tools/NotebookRunner -- [notebooks...] [--quick] [--out DIR] [--cell-timeout MINUTES]
+    usage: dotnet run --project tools/NotebookRunner -c Release -- [notebooks...] [--quick] [--out DIR] [--cell-timeout MINUTES]
 
       notebooks        .ipynb files to run, in the order given. None: every notebook under notebooks/, in name order.
-      --quick          the quick measuring profile (fewer iterations; allocation figures stay honest). For CI and dry runs.
+      --quick          the quick measuring profile (fewer iterations, rougher times). For CI and dry runs.
       --out DIR        where executed notebooks, charts (HTML, plotly.js embedded) and results (CSV) go. Default: artifacts/
       --cell-timeout   give up on a cell that runs longer than this many minutes (default 30).
       --help           this text.
 
-    Exit code 0 only when every cell of every notebook ran and every benchmark produced reports.
+    A failing notebook does not stop the others. The run ends with a summary of every notebook, and
+    the exit code is 0 only when every cell of every notebook ran.
     """;
+
+// Internal: the parent starts one child per notebook with this flag, as an editor starts one kernel per notebook.
+const string ChildFlag = "--in-this-process";
 
 var notebooks = new List<string>();
 bool quick = false;
+bool child = false;
 string? outDir = null;
 double cellTimeoutMinutes = 30;
 for (int i = 0; i < args.Length; i++)
@@ -29,6 +35,9 @@ for (int i = 0; i < args.Length; i++)
             return 0;
         case "--quick":
             quick = true;
+            break;
+        case ChildFlag:
+            child = true;
             break;
         case "--out" when i + 1 < args.Length:
             outDir = args[++i];
@@ -47,120 +56,112 @@ for (int i = 0; i < args.Length; i++)
 }
 
 string root = FindRoot();
+string output = Path.GetFullPath(outDir ?? Path.Combine(root, "artifacts"));
+Directory.CreateDirectory(output);
+Environment.SetEnvironmentVariable("POOLEDHTTP_OUTPUT", output);
+Environment.SetEnvironmentVariable("POOLEDHTTP_PROFILE", quick ? "quick" : "default");
+TimeSpan cellTimeout = TimeSpan.FromMinutes(cellTimeoutMinutes);
+
+if (child)
+{
+    return notebooks.Count == 1
+        ? await NotebookExecution.RunAsync(Path.GetFullPath(notebooks[0]), output, cellTimeout)
+        : 2;
+}
+
 if (notebooks.Count == 0)
 {
     notebooks.AddRange(Directory.EnumerateFiles(Path.Combine(root, "notebooks"), "*.ipynb").Order(StringComparer.Ordinal));
 }
 
-string output = Path.GetFullPath(outDir ?? Path.Combine(root, "artifacts"));
-Directory.CreateDirectory(output);
-Environment.SetEnvironmentVariable("POOLEDHTTP_OUTPUT", output);
-Environment.SetEnvironmentVariable("POOLEDHTTP_PROFILE", quick ? "quick" : "default");
-
-Console.WriteLine($"Running {notebooks.Count} notebook(s), {(quick ? "quick" : "default")} profile, output in {output}");
+Console.WriteLine($"Running {notebooks.Count} notebook(s), one process each, {(quick ? "quick" : "default")} profile, output in {output}");
 var total = Stopwatch.StartNew();
-var failures = new List<string>();
+var summary = new List<(string Notebook, string? Failure, TimeSpan Time)>();
 var resultFiles = new Dictionary<string, int>();
 foreach (string path in notebooks)
 {
     string full = Path.GetFullPath(path);
+    string name = Path.GetFileNameWithoutExtension(full);
+    var clock = Stopwatch.StartNew();
+    string? failure;
     if (!File.Exists(full))
     {
-        failures.Add($"{path}: no such notebook");
+        failure = "no such notebook";
         Console.Error.WriteLine($"x {path}: no such notebook");
-        continue;
+    }
+    else
+    {
+        string results = Path.Combine(output, "results", name + ".csv");
+        resultFiles[results] = File.Exists(results) ? File.ReadAllLines(results).Length : 0;
+        failure = await RunChildAsync(full);
     }
 
-    string results = Path.Combine(output, "results", Path.GetFileNameWithoutExtension(full) + ".csv");
-    resultFiles[results] = File.Exists(results) ? File.ReadAllLines(results).Length : 0;
-    string? failure = await RunNotebookAsync(full, output, TimeSpan.FromMinutes(cellTimeoutMinutes));
-    if (failure is not null)
-    {
-        failures.Add(failure);
-    }
+    summary.Add((name, failure, clock.Elapsed));
 }
 
 ResultsTable.Print(resultFiles, Console.Out);
-Console.WriteLine($"Finished in {total.Elapsed.TotalSeconds:0.0} s.");
-if (failures.Count > 0)
+Console.WriteLine();
+Console.WriteLine("Notebooks:");
+foreach ((string notebook, string? failure, TimeSpan time) in summary)
 {
-    Console.Error.WriteLine($"{failures.Count} notebook(s) failed:");
-    failures.ForEach(f => Console.Error.WriteLine("  " + f));
+    Console.WriteLine($"  {(failure is null ? "passed" : "FAILED"),-7} {time.TotalSeconds,7:0.0} s  {notebook}{(failure is null ? string.Empty : ": " + failure)}");
+}
+
+int failed = summary.Count(s => s.Failure is not null);
+Console.WriteLine($"{summary.Count - failed} passed, {failed} failed, in {total.Elapsed.TotalSeconds:0.0} s.");
+if (failed > 0)
+{
+    Console.Error.WriteLine($"{failed} notebook(s) failed:");
+    summary.Where(s => s.Failure is not null).ToList().ForEach(s => Console.Error.WriteLine($"  {s.Notebook}: {s.Failure}"));
     return 1;
 }
 
 return 0;
 
-static async Task<string?> RunNotebookAsync(string path, string output, TimeSpan cellTimeout)
+// One child process per notebook: nothing loaded, no static state and no server carries over.
+async Task<string?> RunChildAsync(string notebook)
 {
-    NotebookFile notebook;
-    try
+    string self = Environment.ProcessPath ?? "dotnet";
+    var start = new ProcessStartInfo(self) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+    if (Path.GetFileNameWithoutExtension(self).Equals("dotnet", StringComparison.OrdinalIgnoreCase))
     {
-        notebook = NotebookFile.Load(path);
-    }
-    catch (InvalidDataException e)
-    {
-        Console.Error.WriteLine($"x {e.Message}");
-        return e.Message;
+        start.ArgumentList.Add(typeof(NotebookExecution).Assembly.Location); // started as "dotnet NotebookRunner.dll"
     }
 
-    string directory = Path.GetDirectoryName(path)!;
-    string previous = Environment.CurrentDirectory;
-    Environment.CurrentDirectory = directory; // as in VS Code: the kernel starts in the notebook's folder
-    var session = new ScriptSession(directory);
-    var clock = Stopwatch.StartNew();
-    List<NotebookFile.Cell> cells = notebook.CodeCells.ToList();
+    foreach (string argument in new[] { ChildFlag, notebook, "--out", output, "--cell-timeout", cellTimeoutMinutes.ToString(CultureInfo.InvariantCulture) })
+    {
+        start.ArgumentList.Add(argument);
+    }
+
+    if (quick)
+    {
+        start.ArgumentList.Add("--quick");
+    }
+
+    using Process process = Process.Start(start) ?? throw new InvalidOperationException("Could not start a notebook process.");
     string? failure = null;
-    Console.WriteLine($"== {notebook.Name} ({cells.Count} code cells)");
-    try
+    Task forwardOut = Forward(process.StandardOutput, Console.Out, null);
+    Task forwardError = Forward(process.StandardError, Console.Error, line =>
     {
-        int executed = 0;
-        foreach (NotebookFile.Cell cell in cells)
+        if (line.StartsWith("x ", StringComparison.Ordinal))
         {
-            if (cell.Language is not ("csharp" or "C#"))
-            {
-                failure = $"{notebook.Name}, cell {cell.Number}: language '{cell.Language}' is not supported by the headless runner";
-                break;
-            }
-
-            var cellClock = Stopwatch.StartNew();
-            Console.WriteLine($"-- {notebook.Name} cell {cell.Number}: {FirstLine(cell.Source)}");
-            Task<List<CellOutput>> run = session.RunAsync(cell.Source, Console.Out);
-            if (await Task.WhenAny(run, Task.Delay(cellTimeout)) != run)
-            {
-                failure = $"{notebook.Name}, cell {cell.Number}: still running after {cellTimeout.TotalMinutes} minutes";
-                Console.Error.WriteLine("x " + failure);
-                notebook.Save(Path.Combine(output, "notebooks", notebook.Name + ".ipynb"));
-                Console.Error.Flush();
-                Environment.Exit(3); // a hung cell cannot be cancelled; leave rather than hang an unattended run
-            }
-
-            List<CellOutput> outputs = await run;
-            cell.SetOutputs(outputs, ++executed);
-            Console.WriteLine($"   done in {cellClock.Elapsed.TotalSeconds:0.0} s ({outputs.Count(o => o.IsHtml)} HTML output(s))");
-            if (outputs.FirstOrDefault(o => o.IsError) is { } error)
-            {
-                failure = $"{notebook.Name}, cell {cell.Number}: {error.Json["ename"]}: {error.Json["evalue"]}";
-                Console.Error.WriteLine("x " + failure);
-                break;
-            }
+            failure ??= line[2..].StartsWith(Path.GetFileNameWithoutExtension(notebook) + ", ", StringComparison.Ordinal)
+                ? line[(Path.GetFileNameWithoutExtension(notebook).Length + 4)..]
+                : line[2..];
         }
-    }
-    finally
-    {
-        Environment.CurrentDirectory = previous;
-    }
-
-    string executedPath = Path.Combine(output, "notebooks", notebook.Name + ".ipynb");
-    notebook.Save(executedPath);
-    Console.WriteLine($"== {notebook.Name}: {(failure is null ? "ok" : "FAILED")} in {clock.Elapsed.TotalSeconds:0.0} s, written to {executedPath}");
-    return failure;
+    });
+    await process.WaitForExitAsync();
+    await Task.WhenAll(forwardOut, forwardError);
+    return process.ExitCode == 0 ? null : failure ?? $"its process exited with code {process.ExitCode}";
 }
 
-static string FirstLine(string source)
+static async Task Forward(StreamReader from, TextWriter to, Action<string>? observe)
 {
-    string line = source.Split('\n').Select(l => l.Trim()).FirstOrDefault(l => l.Length > 0) ?? string.Empty;
-    return line.Length > 70 ? line[..70] + "..." : line;
+    while (await from.ReadLineAsync() is { } line)
+    {
+        observe?.Invoke(line);
+        to.WriteLine(line);
+    }
 }
 
 static string FindRoot()

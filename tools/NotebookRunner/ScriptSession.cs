@@ -1,71 +1,78 @@
 using System.Collections.Immutable;
-using System.Text;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Scripting;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Scripting;
 
 namespace NotebookRunner;
 
 /// <summary>
-/// One notebook's C# session: cells run one after another in the same Roslyn script state, so a
-/// variable or function declared in one cell is visible in the next, as in the .NET Interactive kernel.
+/// One notebook's C# session, compiled the way the .NET Interactive C# kernel compiles a notebook:
+/// cells run one after another in one Roslyn script state, with the kernel's default imports and
+/// nothing more, and the kernel helpers brought in by a first submission of
+/// <c>using static Microsoft.DotNet.Interactive.Kernel;</c>. There is no globals object, so members
+/// of <see cref="object"/> (<c>ReferenceEquals</c>, <c>GetType</c>) are not in scope unqualified.
 /// </summary>
-internal sealed class ScriptSession(string notebookDirectory)
+internal sealed class ScriptSession
 {
-    /// <summary>Namespaces every cell sees, as in the kernel's C# defaults.</summary>
-    private static readonly string[] DefaultImports = ["System", "System.IO", "System.Linq", "System.Text", "System.Collections.Generic", "System.Threading.Tasks", "System.Net.Http"];
+    /// <summary>
+    /// The kernel's default imports, exactly: <c>CSharpKernel.ScriptOptions</c> in
+    /// dotnet/interactive's <c>src/Microsoft.DotNet.Interactive.CSharp/CSharpKernel.cs</c>.
+    /// Not System.IO, not System.Net.Http: a notebook names those itself.
+    /// </summary>
+    public static readonly IReadOnlyList<string> KernelImports =
+        ["System", "System.Text", "System.Collections", "System.Collections.Generic", "System.Threading.Tasks", "System.Linq"];
 
-    private readonly NotebookGlobals _globals = new();
-    private readonly ScriptOptions _options = ScriptOptions.Default
-        .WithFilePath(Path.Combine(notebookDirectory, "notebook.csx"))
-        .WithMetadataResolver(ScriptMetadataResolver.Default.WithBaseDirectory(notebookDirectory))
-        .WithSourceResolver(new SourceFileResolver(ImmutableArray<string>.Empty, notebookDirectory))
-        .WithReferences(FrameworkReferences())
-        .WithImports(DefaultImports)
-        .WithLanguageVersion(Microsoft.CodeAnalysis.CSharp.LanguageVersion.Latest)
-        .WithEmitDebugInformation(false);
+    /// <summary>What <c>CSharpKernelExtensions.UseKernelHelpers</c> submits before the first cell.</summary>
+    public const string KernelHelpersSubmission = "using static Microsoft.DotNet.Interactive.Kernel;";
 
+    private readonly ScriptOptions _options;
     private ScriptState<object>? _state;
 
-    /// <summary>Runs one cell's code and returns its outputs; an error output means the cell failed.</summary>
-    public async Task<List<CellOutput>> RunAsync(string source, TextWriter liveConsole)
+    public ScriptSession(string notebookDirectory) => _options = ScriptOptions.Default
+        // #r and #load resolve against the kernel's working directory, the notebook's folder.
+        .WithMetadataResolver(ScriptMetadataResolver.Default.WithBaseDirectory(notebookDirectory))
+        .WithSourceResolver(new SourceFileResolver(ImmutableArray<string>.Empty, notebookDirectory))
+        .WithReferences(References())
+        .WithImports(KernelImports)
+        .WithLanguageVersion(LanguageVersion.Latest)
+        .WithEmitDebugInformation(false);
+
+    /// <summary>Runs one cell's code and returns its outputs, in order; an error output means the cell failed.</summary>
+    public async Task<List<CellOutput>> RunAsync(string source, int executionCount, TextWriter liveConsole)
     {
-        var outputs = new List<CellOutput>();
-        string? unsupported = Unsupported(source);
-        if (unsupported is not null)
+        CellOutputs outputs = CellOutputs.Begin(liveConsole);
+        if (Unsupported(source) is { } unsupported)
         {
             outputs.Add(CellOutput.Error("UnsupportedDirective", unsupported, unsupported));
-            return outputs;
+            return outputs.Snapshot();
         }
 
         string code = string.Join('\n', source.Split('\n').Where(l => !l.TrimStart().StartsWith("#!csharp", StringComparison.Ordinal)));
-        var captured = new StringBuilder();
         TextWriter originalOut = Console.Out;
         TextWriter originalError = Console.Error;
-        using var tee = new TeeWriter(captured, liveConsole);
-        Console.SetOut(tee);
-        Console.SetError(tee);
-        _globals.Outputs.Clear();
+        using TextWriter stdout = outputs.Writer("stdout");
+        using TextWriter stderr = outputs.Writer("stderr");
+        Console.SetOut(stdout);
+        Console.SetError(stderr);
         try
         {
-            _state = _state is null
-                ? await CSharpScript.RunAsync(code, _options, _globals, typeof(NotebookGlobals)).ConfigureAwait(false)
-                : await _state.ContinueWithAsync(code, _options).ConfigureAwait(false);
-            Flush();
-            if (_state.ReturnValue is { } value)
+            _state ??= await CSharpScript.RunAsync(KernelHelpersSubmission, _options).ConfigureAwait(false);
+            _state = await _state.ContinueWithAsync(code, _options).ConfigureAwait(false);
+            if (EndsInExpression(code))
             {
-                outputs.Add(CellOutput.Display(value, "execute_result"));
+                // The kernel publishes a return value only for a trailing expression, as here.
+                outputs.Add(CellOutput.Result(_state.ReturnValue, executionCount));
             }
         }
         catch (CompilationErrorException e)
         {
-            Flush();
             string message = string.Join(Environment.NewLine, e.Diagnostics.Select(d => d.ToString()));
             outputs.Add(CellOutput.Error("CompilationError", message, message));
         }
         catch (Exception e)
         {
-            Flush();
             Exception shown = e is AggregateException { InnerExceptions.Count: 1 } a ? a.InnerException! : e;
             outputs.Add(CellOutput.Error(shown.GetType().Name, shown.Message, shown.ToString()));
         }
@@ -75,20 +82,17 @@ internal sealed class ScriptSession(string notebookDirectory)
             Console.SetError(originalError);
         }
 
-        return outputs;
+        return outputs.Snapshot();
+    }
 
-        void Flush()
-        {
-            tee.Flush();
-            if (captured.Length > 0)
-            {
-                outputs.Add(CellOutput.Stream("stdout", captured.ToString()));
-                captured.Clear();
-            }
-
-            outputs.AddRange(_globals.Outputs);
-            _globals.Outputs.Clear();
-        }
+    /// <summary>
+    /// A trailing expression without a semicolon is the submission's result, which the kernel shows
+    /// (it asks Roslyn's internal <c>Script.HasReturnValue</c>; this is the same rule, read off the syntax).
+    /// </summary>
+    private static bool EndsInExpression(string code)
+    {
+        var tree = CSharpSyntaxTree.ParseText(code, new CSharpParseOptions(LanguageVersion.Latest, kind: SourceCodeKind.Script));
+        return tree.GetCompilationUnitRoot().Members.LastOrDefault() is GlobalStatementSyntax { Statement: ExpressionStatementSyntax { SemicolonToken.IsMissing: true } };
     }
 
     private static string? Unsupported(string source)
@@ -110,42 +114,20 @@ internal sealed class ScriptSession(string notebookDirectory)
         return null;
     }
 
-    /// <summary>Every assembly of the shared framework, as the kernel references them.</summary>
-    private static IEnumerable<MetadataReference> FrameworkReferences()
+    /// <summary>
+    /// The shared framework's assemblies (the kernel runs on it, so a fully qualified
+    /// <c>System.Net.Http.HttpClient</c> compiles there), the assembly of <c>IHtmlContent</c> (the
+    /// kernel's <c>HTML()</c> returns one) and this runner, which holds the kernel helpers.
+    /// </summary>
+    private static IEnumerable<MetadataReference> References()
     {
         string framework = Path.GetDirectoryName(typeof(object).Assembly.Location)!;
-        return ((string?)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES") ?? string.Empty)
+        IEnumerable<string> paths = ((string?)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES") ?? string.Empty)
             .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
             .Where(p => string.Equals(Path.GetDirectoryName(p), framework, StringComparison.Ordinal))
             .Where(p => !Path.GetFileName(p).StartsWith("Microsoft.VisualBasic", StringComparison.Ordinal))
-            .Select(p => MetadataReference.CreateFromFile(p));
-    }
-
-    /// <summary>Writes to the captured output and, live, to the runner's console.</summary>
-    private sealed class TeeWriter(StringBuilder captured, TextWriter live) : TextWriter
-    {
-        public override Encoding Encoding => Encoding.UTF8;
-
-        public override void Write(char value)
-        {
-            lock (captured)
-            {
-                captured.Append(value);
-            }
-
-            live.Write(value);
-        }
-
-        public override void Write(string? value)
-        {
-            lock (captured)
-            {
-                captured.Append(value);
-            }
-
-            live.Write(value);
-        }
-
-        public override void WriteLine(string? value) => Write(value + Environment.NewLine);
+            .Append(typeof(Microsoft.AspNetCore.Html.IHtmlContent).Assembly.Location)
+            .Append(typeof(Microsoft.DotNet.Interactive.Kernel).Assembly.Location); // the helpers alone, not the runner
+        return paths.Select(p => MetadataReference.CreateFromFile(p));
     }
 }

@@ -81,8 +81,16 @@ public static class Measure
             .WithArtifactsPath(Path.Combine(WorkshopPaths.Output, "benchmarkdotnet"))
             .WithOptions(ConfigOptions.JoinSummary | ConfigOptions.DisableLogFile);
 
-        Console.WriteLine($"Measuring {string.Join(", ", benchmarks.Select(b => b.Name))} ({profile} profile). The first run builds the benchmarks: allow a minute.");
-        Summary summary = BenchmarkRunner.Run(benchmarks, config).Single();
+        int cases = benchmarks.Sum(type => BenchmarkConverter.TypeToBenchmarks(type, config).BenchmarksCases.Length);
+        string what = string.Join(", ", benchmarks.Select(b => b.Name));
+        Summary summary;
+        using (var reporter = new ProgressReporter($"Measuring {what}: {cases} case(s), {profile} profile", cases))
+        {
+            progress.CaseStarted = reporter.CaseStarted;
+            summary = BenchmarkRunner.Run(benchmarks, config).Single();
+            reporter.Finish(summary.Reports.Length);
+        }
+
         ThrowIfFailed(summary, progress);
 
         var rows = summary.Reports.Select(report => ToRow(notebook, profile, report)).ToList();
@@ -180,6 +188,9 @@ public static class Measure
 
         public string Tail => string.Join(Environment.NewLine, _tail);
 
+        /// <summary>Told "Type.Method [Params]" as each case starts.</summary>
+        public Action<string>? CaseStarted { get; set; }
+
         public void Write(LogKind logKind, string text) => _line.Append(text);
 
         public void WriteLine() => Flush(LogKind.Default);
@@ -204,9 +215,17 @@ public static class Measure
                 _tail.Dequeue();
             }
 
-            // Milestones only: the full log of a run is thousands of lines.
-            if (kind == LogKind.Error || line.StartsWith("// Benchmark: ", StringComparison.Ordinal) || line.StartsWith("// ***** Build", StringComparison.Ordinal)
-                || line.StartsWith("// Found ", StringComparison.Ordinal) || line.StartsWith("// ** Remained", StringComparison.Ordinal))
+            // "// Benchmark: IntroDownload.PooledRead: ShortRun(...) [Size=65536]" starts a case.
+            const string CaseLine = "// Benchmark: ";
+            if (line.StartsWith(CaseLine, StringComparison.Ordinal))
+            {
+                string name = line[CaseLine.Length..].Split(": ")[0];
+                int parameters = line.LastIndexOf(" [", StringComparison.Ordinal);
+                CaseStarted?.Invoke(parameters > 0 ? name + line[parameters..] : name);
+            }
+
+            // The live output shows progress; the console gets what went wrong (the full log is thousands of lines).
+            if (kind == LogKind.Error)
             {
                 Console.WriteLine($"[{DateTime.Now:HH:mm:ss}] {line.TrimStart('/', ' ')}");
             }

@@ -45,6 +45,12 @@ public class NotebookExecutionTests(ITestOutputHelper output)
         var outputs = cells.SelectMany(c => ((JsonArray)c["outputs"]!).OfType<JsonObject>()).ToList();
         Assert.DoesNotContain(outputs, o => (string?)o["output_type"] == "error");
         Assert.Contains(outputs, o => o["data"]?["text/html"]?.ToJsonString().Contains("pooledhttp-chart-", StringComparison.Ordinal) == true);
+        await NbformatValidator.AssertValidAsync(Path.Combine(outDir, "notebooks", name + ".ipynb"));
+
+        // Each benchmark cell kept one live progress line, updated in place to its final state.
+        string[] progress = outputs.Select(o => (string?)o["data"]?["text/plain"]).OfType<string>().Where(t => t.StartsWith("Measuring ", StringComparison.Ordinal)).ToArray();
+        Assert.NotEmpty(progress);
+        Assert.All(progress, line => Assert.Matches(@"done: (\d+) of \1 case\(s\) reported · \d+:\d\d elapsed$", line));
 
         // Every chart was also saved as a standalone page with plotly.js inside: nothing to fetch.
         string[] charts = Directory.GetFiles(Path.Combine(outDir, "charts"), "*.html");
@@ -52,7 +58,7 @@ public class NotebookExecutionTests(ITestOutputHelper output)
         Assert.All(charts, chart =>
         {
             string html = File.ReadAllText(chart);
-            Assert.Contains("plotly.js v", html, StringComparison.Ordinal);
+            Assert.Contains("plotly.js (basic - minified) v", html, StringComparison.Ordinal);
             Assert.DoesNotMatch(@"<script[^>]*\ssrc=", html); // no script loaded from anywhere
             Assert.DoesNotContain("<link", html, StringComparison.Ordinal);
         });
@@ -78,6 +84,27 @@ public class NotebookExecutionTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void Every_notebook_sets_up_in_two_short_cells_that_work_in_the_kernel_and_the_runner()
+    {
+        foreach (string path in Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb"))
+        {
+            var notebook = (JsonObject)JsonNode.Parse(File.ReadAllText(path))!;
+            string[] code = ((JsonArray)notebook["cells"]!).OfType<JsonObject>().Where(c => (string?)c["cell_type"] == "code")
+                .Select(c => string.Concat(((JsonArray)c["source"]!).Select(l => (string?)l))).ToArray();
+            string name = Path.GetFileName(path);
+
+            // 1: the build, from a script the kernel can #load. 2: #r, the chapter's usings, plotly.js.
+            Assert.True(code[0].Split('\n').Last().Trim() == "#load \"workshop.csx\"", $"{name}: the first code cell is not the #load of workshop.csx");
+            Assert.True(code[0].Split('\n').Length <= 3, $"{name}: the first setup cell is more than a #load");
+            Assert.StartsWith("#r \"../artifacts/notebook-bin/PooledHttp.dll\"", code[1], StringComparison.Ordinal);
+            Assert.True(code[1].Split('\n').Length <= 16, $"{name}: the second setup cell has {code[1].Split('\n').Length} lines");
+            Assert.All(code.Skip(2), cell => Assert.DoesNotContain("#r ", cell, StringComparison.Ordinal));
+        }
+
+        Assert.True(File.Exists(Path.Combine(Root, "notebooks", "workshop.csx")));
+    }
+
+    [Fact]
     public async Task Runner_fails_on_a_broken_notebook_and_names_the_cell()
     {
         string outDir = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
@@ -85,6 +112,7 @@ public class NotebookExecutionTests(ITestOutputHelper output)
         (int exit, string stdout, string stderr) = await RunnerProcess.RunAsync(broken, "--out", outDir);
         Assert.NotEqual(0, exit);
         Assert.Contains("broken, cell 3", stderr, StringComparison.Ordinal);
+        Assert.Matches(@"FAILED\s+[\d.]+ s\s+broken: cell 3", stdout);
         Assert.Contains("broken on purpose", stderr, StringComparison.Ordinal);
         Assert.DoesNotContain("never reached", stdout, StringComparison.Ordinal);
     }

@@ -1,0 +1,55 @@
+using PooledHttp.Charts;
+using PooledHttp.Measuring;
+using PooledHttp.Tests.Support;
+
+namespace PooledHttp.Tests.Plotting;
+
+/// <summary>
+/// The charts draw from the embedded plotly.js basic bundle with no network, in a plain page (VS Code,
+/// JupyterLab) and in a page where RequireJS was loaded first (classic Jupyter Notebook), where a bundle
+/// that registered itself as an AMD module would leave <c>window.Plotly</c> unset.
+/// </summary>
+public class OfflineChartTests
+{
+    private static readonly MeasuredRow[] Rows =
+    [
+        new("nb", "B", "Naive", 65536, "", ".NET 10.0.12", 67_684, 1.5, 0, 0, 700_000, 10_000, "quick"),
+        new("nb", "B", "Pooled", 65536, "", ".NET 10.0.12", 2_329, 0, 0, 0, 600_000, 9_000, "quick"),
+    ];
+
+    [Fact]
+    public void The_embedded_bundle_is_plotly_basic_and_a_fraction_of_the_full_one()
+    {
+        string script = PlotlyChart.PlotlyScript();
+        Assert.Equal("4.1.1", PlotlyChart.PlotlyVersion);
+        Assert.Contains("plotly.js (basic - minified) v4.1.1", script, StringComparison.Ordinal);
+        // plotly.js-basic-dist-min 4.1.1 is 1,191,749 bytes; the full plotly.js-dist-min 4.1.2 was 4,834,409.
+        Assert.InRange(script.Length, 1_191_749, 1_300_000);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task A_notebook_chart_draws_offline_with_and_without_RequireJS(bool requireJsFirst)
+    {
+        string folder = Directory.CreateTempSubdirectory("pooledhttp-chart-").FullName;
+        string requireJs = Path.Combine(AppContext.BaseDirectory, "Plotting", "requirejs", "require.js");
+        string chart = PooledHttp.Charts.Charts.Allocations("offline", Rows).ToHtml();
+        // The page is what a notebook output area holds: the setup cell's script, then the chart's div and script.
+        string page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+            + (requireJsFirst ? $"<script>{File.ReadAllText(requireJs)}</script>" : string.Empty)
+            + "</head><body>" + PlotlyChart.PlotlyScript() + chart
+            + "<script>document.body.setAttribute('data-plotly', typeof window.Plotly); document.body.setAttribute('data-amd', typeof window.define);</script>"
+            + "</body></html>";
+        string path = Path.Combine(folder, "page.html");
+        await File.WriteAllTextAsync(path, page);
+
+        string dom = await HeadlessChromium.DumpDomAsync(path);
+
+        Assert.Contains("data-plotly=\"object\"", dom, StringComparison.Ordinal);
+        Assert.Contains(requireJsFirst ? "data-amd=\"function\"" : "data-amd=\"undefined\"", dom, StringComparison.Ordinal);
+        Assert.Contains("class=\"main-svg\"", dom, StringComparison.Ordinal); // plotly drew its SVG
+        Assert.Contains(">Pooled<", dom, StringComparison.Ordinal); // an axis label from the data
+        Assert.DoesNotContain("\">plotly.js is not loaded", dom, StringComparison.Ordinal); // the chart's fallback text, had Plotly been missing
+    }
+}

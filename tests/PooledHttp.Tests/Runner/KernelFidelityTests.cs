@@ -1,0 +1,167 @@
+extern alias runner;
+
+using System.Text.Json.Nodes;
+using PooledHttp.Tests.Support;
+
+namespace PooledHttp.Tests.Runner;
+
+/// <summary>
+/// The runner stands in for the .NET Interactive C# kernel, so it must reject what the kernel rejects.
+/// Each test pins one behaviour to the kernel's source in dotnet/interactive, or to what the real kernel
+/// did when the series was run through it (../shared/DESIGN.md, "The real kernel").
+/// </summary>
+public class KernelFidelityTests
+{
+    /// <summary>
+    /// <c>src/Microsoft.DotNet.Interactive.CSharp/CSharpKernel.cs</c>: <c>ScriptOptions.Default ... .AddImports(
+    /// "System", "System.Text", "System.Collections", "System.Collections.Generic", "System.Threading.Tasks", "System.Linq")</c>.
+    /// </summary>
+    private static readonly string[] KernelImports = ["System", "System.Text", "System.Collections", "System.Collections.Generic", "System.Threading.Tasks", "System.Linq"];
+
+    [Fact]
+    public void Default_imports_are_the_kernels_six_namespaces_and_nothing_else()
+    {
+        Assert.Equal(KernelImports, runner::NotebookRunner.ScriptSession.KernelImports);
+        // CSharpKernelExtensions.UseKernelHelpers submits exactly this before the first cell.
+        Assert.Equal("using static Microsoft.DotNet.Interactive.Kernel;", runner::NotebookRunner.ScriptSession.KernelHelpersSubmission);
+    }
+
+    [Fact]
+    public async Task Each_default_namespace_is_in_scope_unqualified()
+    {
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("imports",
+            "var text = new StringBuilder(\"a\");\nvar list = new ArrayList { 1 };\nvar generic = new List<int> { 2 };\nTask done = Task.CompletedTask;\nConsole.WriteLine(generic.Concat(new[] { 3 }).Sum() + list.Count + text.Length);");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        Assert.Contains("7", Text(scratch.ExecutedCells("imports")[0]), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("var client = new HttpClient();", "CS0246", "HttpClient")]
+    [InlineData("var exists = File.Exists(\"x\");", "CS0103", "File")]
+    [InlineData("var clock = Stopwatch.StartNew();", "CS0103", "Stopwatch")]
+    public async Task A_namespace_the_kernel_does_not_import_fails_until_the_cell_names_it(string code, string error, string type)
+    {
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("missing", code);
+        (int exit, _, string stderr) = await scratch.RunAsync(nb);
+        Assert.NotEqual(0, exit);
+        Assert.Contains(error, stderr, StringComparison.Ordinal);
+        Assert.Contains($"'{type}'", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task HttpClient_compiles_once_the_cell_says_using_System_Net_Http_or_names_it_in_full()
+    {
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("declared", "using System.Net.Http;\nvar client = new HttpClient();", "var other = new System.Net.Http.HttpClient();");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+    }
+
+    [Fact]
+    public async Task ReferenceEquals_unqualified_fails_because_there_is_no_globals_object()
+    {
+        var scratch = new ScratchNotebooks();
+        string bad = scratch.Write("unqualified", "var a = new object();\nConsole.WriteLine(ReferenceEquals(a, a));");
+        string good = scratch.Write("qualified", "var a = new object();\nConsole.WriteLine(object.ReferenceEquals(a, a));");
+        (int exit, _, string stderr) = await scratch.RunAsync(bad, good);
+        Assert.NotEqual(0, exit);
+        Assert.Contains("CS0103: The name 'ReferenceEquals' does not exist in the current context", stderr, StringComparison.Ordinal);
+        Assert.Contains("True", Text(scratch.ExecutedCells("qualified")[0]), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_using_after_a_statement_is_CS1529_as_in_the_kernel()
+    {
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("late-using", "Console.WriteLine(1);\nusing System.IO;");
+        (int exit, _, string stderr) = await scratch.RunAsync(nb);
+        Assert.NotEqual(0, exit);
+        Assert.Contains("CS1529", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_loaded_scripts_functions_reach_later_cells_and_its_usings_do_not()
+    {
+        var scratch = new ScratchNotebooks();
+        scratch.WriteFile("setup.csx", "using System.Diagnostics;\nstatic int Answer() => 42;\nvar watch = Stopwatch.StartNew();\n");
+        string nb = scratch.Write("load", "#load \"setup.csx\"", "Console.WriteLine(Answer());\nConsole.WriteLine(watch.IsRunning);", "var again = new Stopwatch();");
+        (int exit, _, string stderr) = await scratch.RunAsync(nb);
+        IReadOnlyList<JsonObject> cells = scratch.ExecutedCells("load");
+        Assert.Contains("42", Text(cells[1]), StringComparison.Ordinal);
+        Assert.Contains("True", Text(cells[1]), StringComparison.Ordinal);
+        Assert.NotEqual(0, exit);
+        Assert.Contains("cell 3", stderr, StringComparison.Ordinal);
+        Assert.Contains("'Stopwatch'", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Display_update_leaves_one_output_with_the_last_value_and_HTML_is_html()
+    {
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("display",
+            "var handle = display(\"first\");\nhandle.Update(\"second\");\nhandle.Update(\"last\");\nMicrosoft.AspNetCore.Html.IHtmlContent html = HTML(\"<b>bold</b>\");\ndisplay(html);");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        IReadOnlyList<JsonObject> outputs = ScratchNotebooks.Outputs(scratch.ExecutedCells("display")[0]);
+        Assert.Equal(2, outputs.Count);
+        Assert.Equal("display_data", (string?)outputs[0]["output_type"]);
+        Assert.Equal("last", (string?)outputs[0]["data"]!["text/plain"]);
+        Assert.Equal("<b>bold</b>", (string?)outputs[1]["data"]!["text/html"]);
+        Assert.Null(outputs[1]["data"]!["text/plain"]);
+    }
+
+    [Fact]
+    public async Task Outputs_keep_their_order_stderr_is_its_own_stream_and_a_trailing_expression_is_an_execute_result()
+    {
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("order",
+            "Console.WriteLine(\"out 1\");\ndisplay(\"shown\");\nConsole.Error.WriteLine(\"err 1\");\nConsole.WriteLine(\"out 2\");",
+            "Console.WriteLine(\"no result\");",
+            "6 * 7");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        IReadOnlyList<JsonObject> cells = scratch.ExecutedCells("order");
+        string[] kinds = ScratchNotebooks.Outputs(cells[0]).Select(o => (string)o["output_type"]! + ":" + ((string?)o["name"] ?? (string?)o["data"]?["text/plain"])).ToArray();
+        Assert.Equal(["stream:stdout", "display_data:shown", "stream:stderr", "stream:stdout"], kinds);
+        Assert.DoesNotContain(ScratchNotebooks.Outputs(cells[1]), o => (string?)o["output_type"] == "execute_result");
+        JsonObject result = Assert.Single(ScratchNotebooks.Outputs(cells[2]));
+        Assert.Equal("execute_result", (string?)result["output_type"]);
+        Assert.Equal(3, (int)result["execution_count"]!);
+        Assert.Equal(3, (int)cells[2]["execution_count"]!);
+        Assert.Equal("42", (string?)result["data"]!["text/plain"]);
+        await NbformatValidator.AssertValidAsync(scratch.ExecutedPath("order"));
+    }
+
+    [Fact]
+    public async Task Each_notebook_gets_its_own_process_and_a_failure_does_not_stop_the_rest()
+    {
+        var scratch = new ScratchNotebooks();
+        const string Probe = """
+            Console.WriteLine($"pid {Environment.ProcessId} seen {AppContext.GetData("marker") ?? "nothing"}");
+            AppContext.SetData("marker", "left behind");
+            """;
+        string first = scratch.Write("first", Probe);
+        string failing = scratch.Write("failing", "throw new InvalidOperationException(\"on purpose\");");
+        string third = scratch.Write("third", Probe);
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(first, failing, third);
+
+        Assert.Equal(1, exit);
+        string one = Text(scratch.ExecutedCells("first")[0]);
+        string three = Text(scratch.ExecutedCells("third")[0]);
+        Assert.Contains("seen nothing", one, StringComparison.Ordinal);
+        Assert.Contains("seen nothing", three, StringComparison.Ordinal); // no static state carried over
+        Assert.NotEqual(one.Split(' ')[1], three.Split(' ')[1]); // another process
+
+        // The summary names every notebook with its outcome, and the failure's cell and message.
+        Assert.Matches(@"passed\s+[\d.]+ s\s+first", stdout);
+        Assert.Matches(@"FAILED\s+[\d.]+ s\s+failing: cell 1: InvalidOperationException: on purpose", stdout);
+        Assert.Matches(@"passed\s+[\d.]+ s\s+third", stdout);
+        Assert.Contains("2 passed, 1 failed", stdout, StringComparison.Ordinal);
+        Assert.Contains("failing", stderr, StringComparison.Ordinal);
+    }
+
+    private static string Text(JsonObject cell) => string.Concat(ScratchNotebooks.Outputs(cell).Select(o => o.ToJsonString()));
+}

@@ -1,0 +1,76 @@
+using System.Diagnostics;
+
+namespace NotebookRunner;
+
+/// <summary>Runs one notebook in this process, cell by cell, and writes the executed copy.</summary>
+internal static class NotebookExecution
+{
+    /// <summary>Exit codes: 0 every cell ran, 1 a cell failed, 3 a cell hung past the timeout.</summary>
+    public static async Task<int> RunAsync(string path, string output, TimeSpan cellTimeout)
+    {
+        NotebookFile notebook;
+        try
+        {
+            notebook = NotebookFile.Load(path);
+        }
+        catch (InvalidDataException e)
+        {
+            Console.Error.WriteLine($"x {e.Message}");
+            return 1;
+        }
+
+        string directory = Path.GetDirectoryName(path)!;
+        Environment.CurrentDirectory = directory; // as in an editor: the kernel starts in the notebook's folder
+        var session = new ScriptSession(directory);
+        var clock = Stopwatch.StartNew();
+        List<NotebookFile.Cell> cells = notebook.CodeCells.ToList();
+        string executedPath = Path.Combine(output, "notebooks", notebook.Name + ".ipynb");
+        string? failure = null;
+        Console.WriteLine($"== {notebook.Name} ({cells.Count} code cells, process {Environment.ProcessId})");
+        int executed = 0;
+        foreach (NotebookFile.Cell cell in cells)
+        {
+            if (cell.Language is not ("csharp" or "C#"))
+            {
+                failure = $"cell {cell.Number}: language '{cell.Language}' is not supported by the headless runner";
+                break;
+            }
+
+            var cellClock = Stopwatch.StartNew();
+            Console.WriteLine($"-- {notebook.Name} cell {cell.Number}: {FirstLine(cell.Source)}");
+            Task<List<CellOutput>> run = session.RunAsync(cell.Source, ++executed, Console.Out);
+            if (await Task.WhenAny(run, Task.Delay(cellTimeout)) != run)
+            {
+                Console.Error.WriteLine($"x {notebook.Name}, cell {cell.Number}: still running after {cellTimeout.TotalMinutes} minutes");
+                notebook.Save(executedPath);
+                Console.Error.Flush();
+                return 3; // a hung cell cannot be cancelled; this process ends and the next notebook gets a fresh one
+            }
+
+            List<CellOutput> outputs = await run;
+            cell.SetOutputs(outputs, executed);
+            Console.WriteLine($"   done in {cellClock.Elapsed.TotalSeconds:0.0} s ({outputs.Count(o => o.IsHtml)} HTML output(s))");
+            if (outputs.FirstOrDefault(o => o.IsError) is { } error)
+            {
+                failure = $"cell {cell.Number}: {error.Json["ename"]}: {error.Json["evalue"]}";
+                break;
+            }
+        }
+
+        notebook.Save(executedPath);
+        Console.WriteLine($"== {notebook.Name}: {(failure is null ? "ok" : "FAILED")} in {clock.Elapsed.TotalSeconds:0.0} s, written to {executedPath}");
+        if (failure is not null)
+        {
+            Console.Error.WriteLine($"x {notebook.Name}, {failure}");
+            return 1;
+        }
+
+        return 0;
+    }
+
+    private static string FirstLine(string source)
+    {
+        string line = source.Split('\n').Select(l => l.Trim()).FirstOrDefault(l => l.Length > 0) ?? string.Empty;
+        return line.Length > 70 ? line[..70] + "..." : line;
+    }
+}
