@@ -29,7 +29,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     private readonly ArrayPool<byte> _pool;
     private byte[] _buffer;
     private int _length;
-    private bool _disposed;
+    private int _disposed; // 0 live, 1 disposed or detached: set once, atomically, so two racing disposes return the array once
 
     /// <summary>Creates the stream.</summary>
     /// <param name="maxLength">The most bytes it will ever hold; writing past it throws <see cref="PayloadTooLargeException"/>.</param>
@@ -92,7 +92,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     public override bool CanSeek => false;
 
     /// <inheritdoc />
-    public override bool CanWrite => !_disposed;
+    public override bool CanWrite => Volatile.Read(ref _disposed) == 0;
 
     /// <inheritdoc />
     public override long Length
@@ -117,11 +117,10 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     /// </summary>
     public PooledBuffer DetachBuffer()
     {
-        ThrowIfDisposed();
+        ObjectDisposedException.ThrowIf(Interlocked.Exchange(ref _disposed, 1) != 0, this);
         var lease = new PooledBuffer(_buffer.Length == 0 ? null : _pool, _buffer, _length);
         _buffer = [];
         _length = 0;
-        _disposed = true;
         return lease;
     }
 
@@ -165,19 +164,24 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     {
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfNegative(count);
-        int handedOut = Math.Min(_buffer.Length, MaxLength) - _length;
+        int handedOut = _buffer.Length - _length;
         if (count > handedOut)
         {
             throw new InvalidOperationException($"Cannot advance {count} bytes: only {handedOut} were handed out.");
         }
 
+        // The limit applies to bytes written, not to the room a writer asked for (see GetMemory).
+        ThrowIfOverLimit(count);
         _length += count;
     }
 
     /// <summary>
     /// Returns writable memory of at least <paramref name="sizeHint"/> bytes (at least one byte when
-    /// the hint is 0), never reaching past <see cref="MaxLength"/>. Throws
-    /// <see cref="PayloadTooLargeException"/> when that much room would break the limit.
+    /// the hint is 0), as the <see cref="IBufferWriter{T}"/> contract asks. A hint is room, not data:
+    /// <c>Utf8JsonWriter</c> asks for hundreds of bytes to write a few, so near the limit the memory may
+    /// reach past <see cref="MaxLength"/> by up to the hint, and <see cref="Advance"/> enforces the limit
+    /// on the bytes actually written. Throws <see cref="PayloadTooLargeException"/> only when the stream
+    /// is already full.
     /// </summary>
     public Memory<byte> GetMemory(int sizeHint = 0)
     {
@@ -212,9 +216,8 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     /// <summary>Returns the rented array to the pool. Idempotent.</summary>
     protected override void Dispose(bool disposing)
     {
-        if (!_disposed)
+        if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
-            _disposed = true;
             byte[] array = _buffer;
             _buffer = [];
             _length = 0;
@@ -231,10 +234,16 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     {
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
-        ThrowIfOverLimit(Math.Max(sizeHint, 1));
         int left = MaxLength - _length;
-        EnsureCapacity(sizeHint == 0 ? Math.Min(DefaultSizeHint, left) : sizeHint);
-        return Math.Min(_buffer.Length - _length, left);
+        if (left == 0)
+        {
+            throw new PayloadTooLargeException(MaxLength);
+        }
+
+        // Without a hint, room up to the limit; with one, the room asked for even past the limit.
+        int room = sizeHint == 0 ? Math.Min(DefaultSizeHint, left) : sizeHint;
+        EnsureCapacity(room, (long)_length + room);
+        return _buffer.Length - _length;
     }
 
     private void ThrowIfOverLimit(int additional)
@@ -246,7 +255,11 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         }
     }
 
-    private void EnsureCapacity(int additional)
+    private void EnsureCapacity(int additional) => EnsureCapacity(additional, MaxLength);
+
+    /// <param name="additional">Room needed after what is written.</param>
+    /// <param name="ceiling">The most to ask the pool for: the limit, or past it by a writer's size hint.</param>
+    private void EnsureCapacity(int additional, long ceiling)
     {
         ThrowIfDisposed();
         if (additional <= _buffer.Length - _length)
@@ -255,15 +268,15 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         }
 
         long needed = (long)_length + additional;
-        if (needed > MaxLength)
+        if (needed > Math.Max(ceiling, MaxLength))
         {
             throw new PayloadTooLargeException(MaxLength);
         }
 
-        // Double to keep the number of copies logarithmic, but never rent past the limit: a 10 MB
-        // limit should not make us hold a 16 MB array for a 9 MB body.
+        // Double to keep the number of copies logarithmic, but never ask for more than the ceiling: a
+        // 10 MB limit should not make us ask for 16 MB for a 9 MB body.
         long doubled = Math.Max((long)_buffer.Length * 2, MinimumRent);
-        int newSize = (int)Math.Min(Math.Max(needed, doubled), Math.Min(MaxLength, Array.MaxLength));
+        int newSize = (int)Math.Min(Math.Max(needed, doubled), Math.Min(Math.Max(ceiling, MaxLength), Array.MaxLength));
 
         byte[] bigger = _pool.Rent(newSize);
         _buffer.AsSpan(0, _length).CopyTo(bigger);
@@ -275,5 +288,5 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         }
     }
 
-    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
 }

@@ -17,12 +17,17 @@ namespace PooledHttp.Content;
 /// retry, a redirect) because the bytes stay until disposal.</para>
 /// <para><b>Ownership.</b> The content owns the pooled array and returns it when disposed. Disposing
 /// the <see cref="HttpRequestMessage"/> disposes its content, so <c>using var request = ...</c> is
-/// enough; do not dispose the content while a send that uses it is still running. Dispose is
-/// idempotent; sending after dispose throws <see cref="ObjectDisposedException"/>.</para>
+/// enough. <c>SendAsync</c> can complete before the content has finished serializing (HTTP/2 duplex,
+/// or <c>Expect: 100-continue</c> answered early with a final status; dotnet/runtime issue #107082), so
+/// disposing only marks the content: the array goes back when the last serialization in progress has
+/// ended, never while a write may still read it. Dispose is idempotent; sending after dispose throws
+/// <see cref="ObjectDisposedException"/>.</para>
 /// </remarks>
 public sealed class PooledJsonContent : HttpContent
 {
     private readonly PooledBuffer _body;
+    private int _serializing; // serializations in progress
+    private int _disposed;    // 1 once Dispose was called
 
     private PooledJsonContent(PooledBuffer body)
     {
@@ -53,28 +58,70 @@ public sealed class PooledJsonContent : HttpContent
     protected override Task SerializeToStreamAsync(Stream stream, TransportContext? context) => SerializeToStreamAsync(stream, context, CancellationToken.None);
 
     /// <inheritdoc />
-    protected override Task SerializeToStreamAsync(Stream stream, TransportContext? context, CancellationToken cancellationToken)
-        => stream.WriteAsync(_body.Memory, cancellationToken).AsTask();
+    protected override async Task SerializeToStreamAsync(Stream stream, TransportContext? context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        Enter();
+        try
+        {
+            await stream.WriteAsync(_body.Memory, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            Exit();
+        }
+    }
 
     /// <inheritdoc />
     protected override void SerializeToStream(Stream stream, TransportContext? context, CancellationToken cancellationToken)
-        => stream.Write(_body.Span);
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        Enter();
+        try
+        {
+            stream.Write(_body.Span);
+        }
+        finally
+        {
+            Exit();
+        }
+    }
 
     /// <inheritdoc />
     protected override bool TryComputeLength(out long length)
     {
-        length = _body.IsDisposed ? 0 : _body.Length;
-        return !_body.IsDisposed;
+        bool live = Volatile.Read(ref _disposed) == 0;
+        length = live ? _body.Length : 0;
+        return live;
     }
 
-    /// <inheritdoc />
+    /// <summary>Marks the content disposed; the array goes back now, or when the last serialization in progress ends.</summary>
     protected override void Dispose(bool disposing)
     {
-        if (disposing)
+        if (disposing && Interlocked.Exchange(ref _disposed, 1) == 0 && Volatile.Read(ref _serializing) == 0)
         {
             _body.Dispose();
         }
 
         base.Dispose(disposing);
+    }
+
+    private void Enter()
+    {
+        Interlocked.Increment(ref _serializing);
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            Exit();
+            ObjectDisposedException.ThrowIf(true, this);
+        }
+    }
+
+    private void Exit()
+    {
+        // The last one out after a dispose returns the array (PooledBuffer.Dispose is atomic and idempotent).
+        if (Interlocked.Decrement(ref _serializing) == 0 && Volatile.Read(ref _disposed) != 0)
+        {
+            _body.Dispose();
+        }
     }
 }

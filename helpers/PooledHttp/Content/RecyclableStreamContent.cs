@@ -63,6 +63,18 @@ public sealed class RecyclableStreamContent : HttpContent
         }
     }
 
+    /// <summary>The synchronous path <see cref="HttpClient.Send(HttpRequestMessage)"/> takes; without it that call throws <see cref="NotSupportedException"/>.</summary>
+    protected override void SerializeToStream(Stream stream, TransportContext? context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        ReadOnlySequence<byte> body = Source.GetReadOnlySequence();
+        foreach (ReadOnlyMemory<byte> segment in body)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            stream.Write(segment.Span);
+        }
+    }
+
     /// <inheritdoc />
     protected override bool TryComputeLength(out long length)
     {

@@ -24,17 +24,32 @@ public static class PooledBodyReader
     private const int SpillSize = 4 * 1024;
 
     /// <summary>
+    /// The most rented on the word of a Content-Length alone, before any body byte arrives. A declared
+    /// length is a claim: a server that declares 2 GB and sends 10 bytes must not cost 2 GB. Past this the
+    /// array grows as bytes arrive. The runtime's own buffering caps its up-front array the same way
+    /// (16 MB, dotnet/runtime PR #109642).
+    /// </summary>
+    public const int MaxUpFrontRent = 16 * 1024 * 1024;
+
+    /// <summary>
+    /// The default limit: 64 MiB, the largest array <see cref="BodyPool"/> keeps. Past it, a pooled read
+    /// gains nothing over an allocation and holds that much memory per request in flight; a service that
+    /// really takes bodies that large should stream them, or pass a larger limit on purpose.
+    /// </summary>
+    public const int DefaultMaxBytes = BodyPool.MaxArrayLength;
+
+    /// <summary>
     /// Reads <paramref name="body"/> to its end into a pooled buffer.
     /// </summary>
     /// <param name="body">The body stream. It is read, not disposed.</param>
     /// <param name="declaredLength">The Content-Length when the sender gave one: the body must be exactly that long.</param>
-    /// <param name="maxBytes">The largest body accepted; more throws <see cref="PayloadTooLargeException"/>.</param>
+    /// <param name="maxBytes">The largest body accepted (<see cref="DefaultMaxBytes"/> unless given); more throws <see cref="PayloadTooLargeException"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the read; the rented array is returned first.</param>
     /// <returns>A buffer holding exactly the body; the caller must dispose it.</returns>
     /// <exception cref="PayloadTooLargeException">The body, or its declared length, is over <paramref name="maxBytes"/>.</exception>
-    /// <exception cref="HttpIOException">The body is shorter or longer than <paramref name="declaredLength"/>.</exception>
-    public static ValueTask<PooledBuffer> ReadAsync(Stream body, long? declaredLength, int maxBytes = int.MaxValue, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    /// <exception cref="HttpIOException">The body is shorter or longer than <paramref name="declaredLength"/>, or the connection failed mid-body.</exception>
+    public static ValueTask<PooledBuffer> ReadAsync(Stream body, long? declaredLength, int maxBytes = DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(body);
         ArgumentOutOfRangeException.ThrowIfNegative(maxBytes);
@@ -56,13 +71,22 @@ public static class PooledBodyReader
 
     private static async ValueTask<PooledBuffer> ReadKnownLengthAsync(Stream body, int length, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
-        byte[]? array = length == 0 ? [] : pool.Rent(length);
+        byte[]? array = length == 0 ? [] : pool.Rent(Math.Min(length, MaxUpFrontRent));
         try
         {
             int filled = 0;
             while (filled < length)
             {
-                int read = await body.ReadAsync(array.AsMemory(filled, length - filled), cancellationToken).ConfigureAwait(false);
+                if (filled == array.Length)
+                {
+                    // Past the up-front cap, and the bytes keep coming: double, never past the declared length.
+                    byte[] bigger = pool.Rent((int)Math.Min(length, 2L * array.Length));
+                    array.AsSpan(0, filled).CopyTo(bigger);
+                    pool.Return(array);
+                    array = bigger;
+                }
+
+                int read = await body.ReadAsync(array.AsMemory(filled, Math.Min(length, array.Length) - filled), cancellationToken).ConfigureAwait(false);
                 if (read == 0)
                 {
                     throw new HttpIOException(HttpRequestError.ResponseEnded, $"The body ended after {filled:N0} of the {length:N0} bytes its Content-Length declared.");
@@ -84,6 +108,10 @@ public static class PooledBodyReader
             array = null;
             return lease;
         }
+        catch (IOException e) when (IsConnectionFailure(e))
+        {
+            throw ConnectionFailed(e);
+        }
         finally
         {
             if (array is { Length: > 0 })
@@ -94,6 +122,28 @@ public static class PooledBodyReader
     }
 
     private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await ReadUnknownLengthCoreAsync(body, maxBytes, pool, cancellationToken).ConfigureAwait(false);
+        }
+        catch (IOException e) when (IsConnectionFailure(e))
+        {
+            throw ConnectionFailed(e);
+        }
+    }
+
+    /// <summary>A failure of the transport (a reset, a socket error), as opposed to this reader's own verdicts.</summary>
+    private static bool IsConnectionFailure(IOException e) => e is not HttpIOException and not PayloadTooLargeException;
+
+    /// <summary>
+    /// The documented exception for a connection that failed mid-body, as the runtime's own buffered
+    /// reads report it; the transport's exception stays as the inner one.
+    /// </summary>
+    private static HttpIOException ConnectionFailed(IOException e)
+        => new(HttpRequestError.ResponseEnded, $"The connection failed before the body was complete: {e.Message}", e);
+
+    private static async ValueTask<PooledBuffer> ReadUnknownLengthCoreAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         using var buffer = new PooledBufferStream(maxBytes, Math.Min(InitialUnknownLengthCapacity, maxBytes), pool);
         while (buffer.Length < maxBytes)

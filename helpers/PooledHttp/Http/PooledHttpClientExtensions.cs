@@ -1,4 +1,6 @@
 using System.Buffers;
+using System.Globalization;
+using System.Net;
 using PooledHttp.Buffers;
 
 namespace PooledHttp.Http;
@@ -18,7 +20,7 @@ public static class PooledHttpClientExtensions
     /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer.</summary>
     /// <param name="client">The client.</param>
     /// <param name="requestUri">The address.</param>
-    /// <param name="maxBytes">The largest body accepted; defaults to the client's <see cref="HttpClient.MaxResponseContentBufferSize"/>.</param>
+    /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
     public static Task<PooledBuffer> GetPooledAsync(this HttpClient client, Uri requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
@@ -33,22 +35,51 @@ public static class PooledHttpClientExtensions
 
     /// <summary>
     /// Sends <paramref name="request"/>, checks for a success status, and returns the body in a pooled
-    /// buffer. The request and the response are both disposed before this returns.
+    /// buffer. The request and the response are both disposed before this returns. The client's
+    /// <see cref="HttpClient.Timeout"/> covers the whole exchange, headers and body, as it does for
+    /// <see cref="HttpClient.GetByteArrayAsync(Uri)"/>. A response that has no body by definition (to a
+    /// HEAD request, or a 204) gives an empty buffer, whatever Content-Length it carries.
     /// </summary>
     /// <exception cref="HttpRequestException">The status code is not a success; its <see cref="HttpRequestException.StatusCode"/> says which.</exception>
     /// <exception cref="PayloadTooLargeException">The body is over the limit.</exception>
     /// <exception cref="HttpIOException">The body is shorter or longer than its Content-Length, or the connection dropped.</exception>
+    /// <exception cref="TaskCanceledException">The client's timeout elapsed (its inner exception is a <see cref="TimeoutException"/>, as with <see cref="HttpClient"/>), or <paramref name="cancellationToken"/> was cancelled.</exception>
     public static async Task<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(client);
         ArgumentNullException.ThrowIfNull(request);
-        int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, Array.MaxLength);
+        int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, PooledBodyReader.DefaultMaxBytes);
 
-        using (request)
-        using (HttpResponseMessage response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken).ConfigureAwait(false))
+        // HttpClient's timeout ends with the headers when it is asked for ResponseHeadersRead; the body
+        // must live under it too, or a stalled body hangs the caller for ever.
+        TimeSpan timeout = client.Timeout;
+        using var timed = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        if (timeout != Timeout.InfiniteTimeSpan)
         {
-            response.EnsureSuccessStatusCode();
-            return await response.Content.ReadPooledAsync(limit, pool, cancellationToken).ConfigureAwait(false);
+            timed.CancelAfter(timeout);
+        }
+
+        try
+        {
+            using (request)
+            using (HttpResponseMessage response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timed.Token).ConfigureAwait(false))
+            {
+                response.EnsureSuccessStatusCode();
+                if (request.Method == HttpMethod.Head || response.StatusCode == HttpStatusCode.NoContent)
+                {
+                    // No body by definition (RFC 9110 §9.3.2, §15.3.5); a Content-Length here describes another response.
+                    return PooledBuffer.Empty;
+                }
+
+                return await response.Content.ReadPooledAsync(limit, pool, timed.Token).ConfigureAwait(false);
+            }
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested && timed.IsCancellationRequested)
+        {
+            // The exception and message HttpClient throws for its own timeout, so callers catch one thing.
+            throw new TaskCanceledException(
+                $"The request was canceled due to the configured HttpClient.Timeout of {timeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} seconds elapsing.",
+                new TimeoutException(e.Message, e));
         }
     }
 
@@ -56,7 +87,7 @@ public static class PooledHttpClientExtensions
     /// Reads this content to its end into a pooled buffer, honouring its Content-Length when it has one.
     /// The content is not disposed; its owner (usually the response) still is responsible for that.
     /// </summary>
-    public static async Task<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = int.MaxValue, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    public static async Task<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(content);
         long? declared = content.Headers.ContentLength;

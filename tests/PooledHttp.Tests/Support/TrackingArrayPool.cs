@@ -5,13 +5,16 @@ namespace PooledHttp.Tests.Support;
 
 /// <summary>
 /// An <see cref="ArrayPool{T}"/> that remembers every array it handed out, so a test can prove that
-/// each one came back exactly once and that nothing it never rented was returned to it.
+/// each one came back exactly once and that nothing it never rented was returned to it. Like a real
+/// pool it hands returned arrays out again, and it poisons them on return, so a use after return shows
+/// up as wrong bytes.
 /// </summary>
 internal sealed class TrackingArrayPool : ArrayPool<byte>
 {
     private readonly Lock _gate = new();
     private readonly HashSet<byte[]> _outstanding = new(ReferenceEqualityComparer.Instance);
     private readonly List<string> _violations = [];
+    private readonly Dictionary<int, Stack<byte[]>> _free = [];
 
     public int Rents { get; private set; }
 
@@ -28,6 +31,15 @@ internal sealed class TrackingArrayPool : ArrayPool<byte>
         }
     }
 
+    /// <summary>The largest size anyone asked this pool for.</summary>
+    public int LargestRequest { get; private set; }
+
+    /// <summary>What a fresh array holds: a test must never pass because new memory happened to be zero.</summary>
+    public const byte Fresh = 0xCD;
+
+    /// <summary>What a returned array is filled with: code that reads an array after returning it reads this.</summary>
+    public const byte Poison = 0xDD;
+
     public override byte[] Rent(int minimumLength)
     {
         if (minimumLength == 0)
@@ -35,12 +47,24 @@ internal sealed class TrackingArrayPool : ArrayPool<byte>
             return []; // as the shared pool does: nothing to track, nothing to return
         }
 
-        // Fresh arrays every time: a test must never pass because a stale array happened to hold the right bytes.
-        var array = new byte[Math.Max(16, (int)BitOperations_RoundUp(minimumLength))];
-        Array.Fill(array, (byte)0xCD);
+        int size = Math.Max(16, (int)BitOperations_RoundUp(minimumLength));
+        byte[] array;
         lock (_gate)
         {
             Rents++;
+            LargestRequest = Math.Max(LargestRequest, minimumLength);
+            // Hand returned arrays out again, as a real pool does: a use after return then corrupts
+            // another renter's bytes, or reads the poison, and a byte-for-byte check sees it.
+            if (_free.TryGetValue(size, out Stack<byte[]>? free) && free.Count > 0)
+            {
+                array = free.Pop();
+            }
+            else
+            {
+                array = new byte[size];
+                Array.Fill(array, Fresh);
+            }
+
             _outstanding.Add(array);
         }
 
@@ -55,7 +79,16 @@ internal sealed class TrackingArrayPool : ArrayPool<byte>
             if (!_outstanding.Remove(array))
             {
                 _violations.Add($"returned an array of {array.Length} bytes that was not outstanding (returned twice, or never rented here)");
+                return;
             }
+
+            Array.Fill(array, Poison);
+            if (!_free.TryGetValue(array.Length, out Stack<byte[]>? free))
+            {
+                _free[array.Length] = free = new Stack<byte[]>();
+            }
+
+            free.Push(array);
         }
     }
 

@@ -1,0 +1,88 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+
+namespace PooledHttp.Tests.Support;
+
+/// <summary>
+/// A loopback TCP server that answers every request with whatever bytes a test scripts, however wrong:
+/// lying lengths, missing chunks, stalls, resets. HttpListener and Kestrel refuse to send most of these.
+/// </summary>
+internal sealed class RawHttpServer : IAsyncDisposable
+{
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly CancellationTokenSource _stopping = new();
+    private readonly Func<string, Socket, CancellationToken, Task> _respond;
+    private readonly Task _accepting;
+
+    /// <param name="respond">Given the request's method and the socket; the connection closes when it returns.</param>
+    public RawHttpServer(Func<string, Socket, CancellationToken, Task> respond)
+    {
+        _respond = respond;
+        _listener.Start();
+        Address = new Uri($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/");
+        _accepting = Task.Run(AcceptAsync);
+    }
+
+    public Uri Address { get; }
+
+    /// <summary>A server that sends <paramref name="response"/> as it is, then closes.</summary>
+    public static RawHttpServer Sending(string response) => new(async (_, socket, stop) =>
+        await socket.SendAsync(Encoding.ASCII.GetBytes(response), SocketFlags.None, stop).ConfigureAwait(false));
+
+    public static Task SendAsync(Socket socket, string text, CancellationToken stop)
+        => socket.SendAsync(Encoding.ASCII.GetBytes(text), SocketFlags.None, stop).AsTask();
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stopping.CancelAsync();
+        _listener.Stop();
+        await _accepting;
+        _stopping.Dispose();
+    }
+
+    private async Task AcceptAsync()
+    {
+        while (!_stopping.IsCancellationRequested)
+        {
+            Socket socket;
+            try
+            {
+                socket = await _listener.AcceptSocketAsync(_stopping.Token);
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException or OperationCanceledException)
+            {
+                return;
+            }
+
+            _ = Task.Run(async () =>
+            {
+                using (socket)
+                {
+                    try
+                    {
+                        string head = await ReadHeadAsync(socket, _stopping.Token);
+                        await _respond(head.Split(' ')[0], socket, _stopping.Token);
+                        socket.Shutdown(SocketShutdown.Both);
+                    }
+                    catch (Exception e) when (e is SocketException or IOException or OperationCanceledException)
+                    {
+                        // the client left, or the test ended
+                    }
+                }
+            });
+        }
+    }
+
+    private static async Task<string> ReadHeadAsync(Socket socket, CancellationToken stop)
+    {
+        var head = new StringBuilder();
+        var one = new byte[1];
+        while (!head.ToString().EndsWith("\r\n\r\n", StringComparison.Ordinal) && await socket.ReceiveAsync(one, SocketFlags.None, stop) == 1)
+        {
+            head.Append((char)one[0]);
+        }
+
+        return head.ToString();
+    }
+}
