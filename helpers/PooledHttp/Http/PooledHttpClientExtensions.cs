@@ -71,7 +71,8 @@ public static class PooledHttpClientExtensions
                     return PooledBuffer.Empty;
                 }
 
-                return await response.Content.ReadPooledAsync(limit, pool, timed.Token).ConfigureAwait(false);
+                long? declared = BodyFraming.DeclaredLength(response.Content, response.Headers.TransferEncodingChunked == true);
+                return await ReadPooledAsync(response.Content, declared, limit, pool, timed.Token).ConfigureAwait(false);
             }
         }
         catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested && timed.IsCancellationRequested)
@@ -87,10 +88,15 @@ public static class PooledHttpClientExtensions
     /// Reads this content to its end into a pooled buffer, honouring its Content-Length when it has one.
     /// The content is not disposed; its owner (usually the response) still is responsible for that.
     /// </summary>
+    /// <exception cref="HttpIOException">The Content-Length is invalid or has conflicting values (RFC 9112 §6.3), or the body does not match it.</exception>
     public static async Task<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(content);
-        long? declared = content.Headers.ContentLength;
+        return await ReadPooledAsync(content, BodyFraming.DeclaredLength(content, chunked: false), maxBytes, pool, cancellationToken).ConfigureAwait(false);
+    }
+
+    private static async Task<PooledBuffer> ReadPooledAsync(HttpContent content, long? declared, int maxBytes, ArrayPool<byte>? pool, CancellationToken cancellationToken)
+    {
         if (declared > maxBytes)
         {
             // Fail before opening the body: nothing is rented for a body we will refuse anyway.

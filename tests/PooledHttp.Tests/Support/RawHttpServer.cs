@@ -30,6 +30,10 @@ internal sealed class RawHttpServer : IAsyncDisposable
     public static RawHttpServer Sending(string response) => new(async (_, socket, stop) =>
         await socket.SendAsync(Encoding.ASCII.GetBytes(response), SocketFlags.None, stop).ConfigureAwait(false));
 
+    /// <summary>A server that sends <paramref name="response"/>'s bytes as they are, then closes.</summary>
+    public static RawHttpServer Sending(byte[] response) => new(async (_, socket, stop) =>
+        await socket.SendAsync(response, SocketFlags.None, stop).ConfigureAwait(false));
+
     public static Task SendAsync(Socket socket, string text, CancellationToken stop)
         => socket.SendAsync(Encoding.ASCII.GetBytes(text), SocketFlags.None, stop).AsTask();
 
