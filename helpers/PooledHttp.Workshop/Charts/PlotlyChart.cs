@@ -112,7 +112,7 @@ public sealed partial class PlotlyChart : IHtmlView
     private static string LoadPlotlyJs()
     {
         using Stream stream = Assembly.GetExecutingAssembly().GetManifestResourceStream("plotly.min.js")
-            ?? throw new InvalidOperationException("plotly.min.js is not embedded in PooledHttp.dll: rebuild the helpers.");
+            ?? throw new InvalidOperationException("plotly.min.js is not embedded in PooledHttp.Workshop.dll: rebuild the helpers.");
         using var reader = new StreamReader(stream);
         return reader.ReadToEnd();
     }
