@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 
 namespace PooledHttp.Buffers;
 
@@ -17,11 +18,14 @@ namespace PooledHttp.Buffers;
 /// <para>Not thread-safe for concurrent use, but <see cref="Dispose"/> is safe to race: the array is
 /// returned by whichever call gets there first.</para>
 /// </remarks>
+[DebuggerDisplay("{DebuggerText,nq}")]
 public sealed class PooledBuffer : IMemoryOwner<byte>
 {
     private readonly ArrayPool<byte>? _pool;
     private readonly int _length;
     private byte[]? _array;
+
+    private string DebuggerText => _array is null ? "PooledBuffer (disposed)" : $"PooledBuffer {_length:N0} bytes in a {_array.Length:N0}-byte array{(_pool is null ? ", not pooled" : string.Empty)}";
 
     /// <summary>An empty lease that owns nothing; disposing it is a no-op.</summary>
     public static PooledBuffer Empty => new(null, [], 0);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 
 namespace PooledHttp.Buffers;
 
@@ -18,6 +19,7 @@ namespace PooledHttp.Buffers;
 /// throws <see cref="ObjectDisposedException"/>. Memory obtained from <see cref="WrittenMemory"/>
 /// before dispose must not be used after it.</para>
 /// </remarks>
+[DebuggerDisplay("{DebuggerText,nq}")]
 public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
 {
     /// <summary>The smallest array worth renting: below this the pool's bucket rounding would give it anyway.</summary>
@@ -48,6 +50,10 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         _pool = pool ?? ArrayPool<byte>.Shared;
         _buffer = initialCapacity == 0 ? [] : _pool.Rent(initialCapacity);
     }
+
+    private string DebuggerText => Volatile.Read(ref _disposed) != 0
+        ? "PooledBufferStream (disposed or detached)"
+        : $"PooledBufferStream {_length:N0} of {_buffer.Length:N0} bytes, limit {MaxLength:N0}";
 
     /// <summary>The limit this stream enforces, in bytes.</summary>
     public int MaxLength { get; }
