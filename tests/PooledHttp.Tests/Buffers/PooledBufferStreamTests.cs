@@ -60,17 +60,23 @@ public class PooledBufferStreamTests
     }
 
     [Fact]
-    public void Never_rents_past_the_limit()
+    public void Never_asks_the_pool_for_more_than_the_limit()
     {
+        // 9 MB written under a 10 MB limit: doubling alone would ask for 16 MiB. What the pool hands back
+        // is its business (a power-of-two pool rounds 10 MB up); what this stream asks for is not.
+        const int Limit = 10_000_000;
         var pool = new TrackingArrayPool();
-        using (var stream = new PooledBufferStream(maxLength: 3000, pool: pool))
+        using (var stream = new PooledBufferStream(maxLength: Limit, pool: pool))
         {
-            for (int i = 0; i < 3; i++)
+            for (int i = 0; i < 9; i++)
             {
-                stream.Write(new byte[1000]);
+                stream.Write(new byte[1_000_000]);
             }
+
+            Assert.Equal(9_000_000, stream.Length);
         }
 
+        Assert.InRange(pool.LargestRequest, 9_000_000, Limit);
         pool.AssertBalanced();
     }
 
