@@ -1,0 +1,103 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using BenchmarkDotNet.Attributes;
+using CommunityToolkit.HighPerformance.Buffers;
+using Microsoft.IO;
+using PooledHttp.Content;
+
+namespace PooledHttp.Benchmarks;
+
+/// <summary>
+/// Chapter 04's floor and the pooled read's peers. The floor is what <see cref="HttpClient"/> costs per
+/// request with no body allocation at all: headers read, the body streamed into one array allocated
+/// once for the whole run. Everything a strategy allocates above it is the strategy's own cost. The
+/// peers are what a reader would reach for instead of the pooled read.
+/// </summary>
+public class PooledPeers : DownloadBenchmark
+{
+    /// <summary>What the buffer-writer and floor loops ask for per read: a typical socket read.</summary>
+    private const int ReadSize = 16 * 1024;
+
+    private Uri _url = null!;
+    private byte[] _floor = null!;
+
+    /// <summary>The body size in bytes.</summary>
+    [Params(64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024)]
+    public int Size { get; set; }
+
+    /// <summary>Chunked, or with a Content-Length.</summary>
+    [Params(Framing.Chunked, Framing.ContentLength)]
+    public Framing Framing { get; set; }
+
+    /// <summary>The floor: <c>ResponseHeadersRead</c> into one preallocated array, no pool, no copy.</summary>
+    [Benchmark(Baseline = true)]
+    public async Task<int> Floor()
+    {
+        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+        using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
+        int filled = 0;
+        int read;
+        while ((read = await body.ReadAsync(_floor.AsMemory(filled, Math.Min(ReadSize, _floor.Length - filled))).ConfigureAwait(false)) > 0)
+        {
+            filled += read;
+        }
+
+        return filled;
+    }
+
+    /// <summary>The library's pooled read.</summary>
+    [Benchmark]
+    public Task<int> PooledRead() => PooledReadAsync(_url);
+
+    /// <summary>The body copied into a RecyclableMemoryStream with <c>CopyToAsync</c>.</summary>
+    [Benchmark]
+    public async Task<int> RecyclableMemoryStream_CopyTo()
+    {
+        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+        using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
+        using RecyclableMemoryStream copy = RecyclableStreams.Manager.GetStream();
+        await body.CopyToAsync(copy).ConfigureAwait(false);
+        return (int)copy.Length;
+    }
+
+    /// <summary>CommunityToolkit's <c>ArrayPoolBufferWriter&lt;byte&gt;</c>, filled read by read.</summary>
+    [Benchmark]
+    public async Task<int> ArrayPoolBufferWriter()
+    {
+        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+        using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
+        using var writer = new ArrayPoolBufferWriter<byte>();
+        int read;
+        while ((read = await body.ReadAsync(writer.GetMemory(ReadSize)).ConfigureAwait(false)) > 0)
+        {
+            writer.Advance(read);
+        }
+
+        return writer.WrittenCount;
+    }
+
+    /// <summary><c>PipeReader.Create(stream)</c>, then <c>ReadAtLeastAsync</c> of the whole body.</summary>
+    [Benchmark]
+    public async Task<int> PipeReader_ReadAtLeast()
+    {
+        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+        using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
+        PipeReader reader = PipeReader.Create(body);
+        ReadResult result = await reader.ReadAtLeastAsync(Size).ConfigureAwait(false);
+        int length = (int)result.Buffer.Length;
+        reader.AdvanceTo(result.Buffer.End);
+        await reader.CompleteAsync().ConfigureAwait(false);
+        return length;
+    }
+
+    /// <inheritdoc />
+    protected override void Prepare()
+    {
+        _url = BenchmarkServer.Bytes(Size, contentLength: Framing == Framing.ContentLength);
+        _floor = new byte[Size];
+    }
+}
