@@ -10,15 +10,25 @@ namespace PooledHttp.Http;
 /// value, or reads to the end of the connection). Identical repeated values are accepted as one, which
 /// the RFC allows, and Transfer-Encoding overrides Content-Length, as the runtime does.
 /// </summary>
+/// <remarks>Runs once per download, so it reads the raw header values without parsing or splitting them into new strings.</remarks>
 internal static class BodyFraming
 {
     private const string ContentLength = "Content-Length";
+    private const string TransferEncoding = "Transfer-Encoding";
 
-    /// <summary>The declared length, or <see langword="null"/> when the body is chunked or has no Content-Length.</summary>
+    /// <summary>The declared length of a response's body, or <see langword="null"/> when it is chunked or has no Content-Length.</summary>
     /// <exception cref="HttpIOException">Content-Length is invalid or has conflicting values (<see cref="HttpRequestError.InvalidResponse"/>).</exception>
-    public static long? DeclaredLength(HttpContent content, bool chunked)
+    public static long? DeclaredLength(HttpResponseMessage response)
     {
-        if (chunked || !content.Headers.NonValidated.TryGetValues(ContentLength, out HeaderStringValues values))
+        long? declared = DeclaredLength(response.Content);
+        // Transfer-Encoding wins over Content-Length; look at it only when it could matter.
+        return declared is not null && response.Headers.NonValidated.Contains(TransferEncoding) ? null : declared;
+    }
+
+    /// <inheritdoc cref="DeclaredLength(HttpResponseMessage)"/>
+    public static long? DeclaredLength(HttpContent content)
+    {
+        if (!content.Headers.NonValidated.TryGetValues(ContentLength, out HeaderStringValues values))
         {
             return null;
         }
@@ -27,9 +37,12 @@ internal static class BodyFraming
         foreach (string field in values)
         {
             // One field may also carry a list ("5, 5"): every member counts.
-            foreach (string member in field.Split(',', StringSplitOptions.TrimEntries))
+            ReadOnlySpan<char> rest = field;
+            while (true)
             {
-                if (member.Length == 0 || !member.All(char.IsAsciiDigit) || !long.TryParse(member, NumberStyles.None, CultureInfo.InvariantCulture, out long length))
+                int comma = rest.IndexOf(',');
+                ReadOnlySpan<char> member = (comma < 0 ? rest : rest[..comma]).Trim();
+                if (member.IsEmpty || member.ContainsAnyExceptInRange('0', '9') || !long.TryParse(member, NumberStyles.None, CultureInfo.InvariantCulture, out long length))
                 {
                     throw Invalid($"The response's Content-Length '{field}' is not a valid length.");
                 }
@@ -40,6 +53,12 @@ internal static class BodyFraming
                 }
 
                 declared = length;
+                if (comma < 0)
+                {
+                    break;
+                }
+
+                rest = rest[(comma + 1)..];
             }
         }
 

@@ -121,18 +121,6 @@ public static class PooledBodyReader
         }
     }
 
-    private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await ReadUnknownLengthCoreAsync(body, maxBytes, pool, cancellationToken).ConfigureAwait(false);
-        }
-        catch (IOException e) when (IsConnectionFailure(e))
-        {
-            throw ConnectionFailed(e);
-        }
-    }
-
     /// <summary>A failure of the transport (a reset, a socket error), as opposed to this reader's own verdicts.</summary>
     private static bool IsConnectionFailure(IOException e) => e is not HttpIOException and not PayloadTooLargeException;
 
@@ -143,38 +131,45 @@ public static class PooledBodyReader
     private static HttpIOException ConnectionFailed(IOException e)
         => new(HttpRequestError.ResponseEnded, $"The connection failed before the body was complete: {e.Message}", e);
 
-    private static async ValueTask<PooledBuffer> ReadUnknownLengthCoreAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
+    private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         using var buffer = new PooledBufferStream(maxBytes, Math.Min(InitialUnknownLengthCapacity, maxBytes), pool);
-        while (buffer.Length < maxBytes)
+        try
         {
-            int read;
-            if (buffer.Length < buffer.Capacity)
+            while (buffer.Length < maxBytes)
             {
-                // Fill the array we have before asking for a bigger one.
-                read = await body.ReadAsync(buffer.GetMemory(1), cancellationToken).ConfigureAwait(false);
-                buffer.Advance(read);
-            }
-            else
-            {
-                // Full. Bodies of exactly 2^k bytes are common: read a little into a spill array first,
-                // so that one which has just ended never makes us rent (and copy into) twice its size.
-                read = await SpillAsync(body, buffer, pool, cancellationToken).ConfigureAwait(false);
+                int read;
+                if (buffer.Length < buffer.Capacity)
+                {
+                    // Fill the array we have before asking for a bigger one.
+                    read = await body.ReadAsync(buffer.GetMemory(1), cancellationToken).ConfigureAwait(false);
+                    buffer.Advance(read);
+                }
+                else
+                {
+                    // Full. Bodies of exactly 2^k bytes are common: read a little into a spill array first,
+                    // so that one which has just ended never makes us rent (and copy into) twice its size.
+                    read = await SpillAsync(body, buffer, pool, cancellationToken).ConfigureAwait(false);
+                }
+
+                if (read == 0)
+                {
+                    // Ownership moves to the lease; the using above then disposes an empty stream.
+                    return buffer.DetachBuffer();
+                }
             }
 
-            if (read == 0)
+            if (await HasMoreAsync(body, pool, cancellationToken).ConfigureAwait(false))
             {
-                // Ownership moves to the lease; the using above then disposes an empty stream.
-                return buffer.DetachBuffer();
+                throw new PayloadTooLargeException(maxBytes);
             }
+
+            return buffer.DetachBuffer();
         }
-
-        if (await HasMoreAsync(body, pool, cancellationToken).ConfigureAwait(false))
+        catch (IOException e) when (IsConnectionFailure(e))
         {
-            throw new PayloadTooLargeException(maxBytes);
+            throw ConnectionFailed(e);
         }
-
-        return buffer.DetachBuffer();
     }
 
     private static async ValueTask<int> SpillAsync(Stream body, PooledBufferStream buffer, ArrayPool<byte> pool, CancellationToken cancellationToken)

@@ -53,12 +53,7 @@ public static class PooledHttpClientExtensions
         // HttpClient's timeout ends with the headers when it is asked for ResponseHeadersRead; the body
         // must live under it too, or a stalled body hangs the caller for ever.
         TimeSpan timeout = client.Timeout;
-        using var timed = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        if (timeout != Timeout.InfiniteTimeSpan)
-        {
-            timed.CancelAfter(timeout);
-        }
-
+        using TimeoutScope timed = TimeoutScope.Start(timeout, cancellationToken);
         try
         {
             using (request)
@@ -71,11 +66,11 @@ public static class PooledHttpClientExtensions
                     return PooledBuffer.Empty;
                 }
 
-                long? declared = BodyFraming.DeclaredLength(response.Content, response.Headers.TransferEncodingChunked == true);
+                long? declared = BodyFraming.DeclaredLength(response);
                 return await ReadPooledAsync(response.Content, declared, limit, pool, timed.Token).ConfigureAwait(false);
             }
         }
-        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested && timed.IsCancellationRequested)
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested && timed.TimedOut)
         {
             // The exception and message HttpClient throws for its own timeout, so callers catch one thing.
             throw new TaskCanceledException(
@@ -92,7 +87,7 @@ public static class PooledHttpClientExtensions
     public static async Task<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(content);
-        return await ReadPooledAsync(content, BodyFraming.DeclaredLength(content, chunked: false), maxBytes, pool, cancellationToken).ConfigureAwait(false);
+        return await ReadPooledAsync(content, BodyFraming.DeclaredLength(content), maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
 
     private static async Task<PooledBuffer> ReadPooledAsync(HttpContent content, long? declared, int maxBytes, ArrayPool<byte>? pool, CancellationToken cancellationToken)

@@ -21,12 +21,7 @@ public class HostileServerTests
     [Fact]
     public async Task The_clients_timeout_covers_a_stalled_body_with_the_exception_HttpClient_throws()
     {
-        // Headers at once, 10 of 100,000 bytes, then nothing for longer than the test waits.
-        await using var server = new RawHttpServer(async (_, socket, stop) =>
-        {
-            await RawHttpServer.SendAsync(socket, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n0123456789", stop);
-            await Task.Delay(Timeout.Infinite, stop);
-        });
+        await using RawHttpServer server = StalledBody();
         using var client = new HttpClient { Timeout = TimeSpan.FromMilliseconds(300) };
         var pool = new TrackingArrayPool();
 
@@ -40,13 +35,28 @@ public class HostileServerTests
     }
 
     [Fact]
+    public async Task The_timeout_still_fires_after_exchanges_that_ended_in_time_and_a_timed_out_one_leaves_the_next_unharmed()
+    {
+        // The timed token sources are reused between exchanges: reuse must neither disarm nor leak a timeout.
+        await using var quick = RawHttpServer.Sending("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc");
+        await using RawHttpServer stalled = StalledBody();
+        using var client = new HttpClient { Timeout = TimeSpan.FromMilliseconds(300) };
+        for (int i = 0; i < 5; i++)
+        {
+            using PooledBuffer body = await client.GetPooledAsync(quick.Address).WaitAsync(Patience);
+            Assert.Equal("abc"u8.ToArray(), body.ToArray());
+        }
+
+        TaskCanceledException timedOut = await Assert.ThrowsAsync<TaskCanceledException>(() => client.GetPooledAsync(stalled.Address).WaitAsync(Patience));
+        Assert.IsType<TimeoutException>(timedOut.InnerException);
+        using PooledBuffer after = await client.GetPooledAsync(quick.Address).WaitAsync(Patience);
+        Assert.Equal(3, after.Length);
+    }
+
+    [Fact]
     public async Task A_caller_cancellation_is_not_reported_as_a_timeout()
     {
-        await using var server = new RawHttpServer(async (_, socket, stop) =>
-        {
-            await RawHttpServer.SendAsync(socket, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n0123456789", stop);
-            await Task.Delay(Timeout.Infinite, stop);
-        });
+        await using RawHttpServer server = StalledBody();
         using var client = new HttpClient { Timeout = TimeSpan.FromMinutes(5) };
         using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
         OperationCanceledException error = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetPooledAsync(server.Address, cancellationToken: cancel.Token).WaitAsync(Patience));
@@ -204,6 +214,13 @@ public class HostileServerTests
 
         pool.AssertBalanced();
     }
+
+    /// <summary>Headers at once, 10 of 100,000 bytes, then nothing for longer than any test waits.</summary>
+    private static RawHttpServer StalledBody() => new(async (_, socket, stop) =>
+        {
+            await RawHttpServer.SendAsync(socket, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n0123456789", stop);
+            await Task.Delay(Timeout.Infinite, stop);
+        });
 
     /// <summary>A destination whose first write waits until the test releases it.</summary>
     private sealed class GatedStream : Stream

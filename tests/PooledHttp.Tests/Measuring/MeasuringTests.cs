@@ -7,7 +7,8 @@ namespace PooledHttp.Tests.Measuring;
 
 public class MeasuringTests
 {
-    private static readonly MeasuredRow[] Rows =
+    /// <summary>Two rows as a run writes them; other tests of views reuse them.</summary>
+    internal static readonly MeasuredRow[] Rows =
     [
         new("nb", "B", "Naive", 65536, "", ".NET 10.0.12", 67_684, 1.5, 0, 0, 700_000, 10_000, "quick"),
         new("nb", "B", "Pooled", 65536, "ContentLength, Books=5", ".NET 10.0.12", 2_329, 0, 0, 0, 600_000, 9_000, "quick"),
