@@ -6,7 +6,7 @@ using PooledHttp.Benchmarks;
 
 if (args.Length < 2)
 {
-    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|bytearray <url> [iterations]");
+    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|floor|bytearray <url> [iterations]");
     return 2;
 }
 
@@ -15,9 +15,11 @@ var url = new Uri(args[1]);
 int iterations = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 50;
 
 using var client = new HttpClient();
+byte[] floorBuffer = new byte[64 * 1024 * 1024];
 Func<Task<int>> once = strategy switch
 {
     "pooled" => () => Downloads.PooledReadAsync(client, url),
+    "floor" => () => Downloads.FloorAsync(client, url, floorBuffer),
     "bytearray" => async () => (await client.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
     _ => throw new ArgumentException($"unknown strategy '{strategy}'"),
 };

@@ -31,20 +31,7 @@ public class PooledPeers : DownloadBenchmark
 
     /// <summary>The floor: <c>ResponseHeadersRead</c> into one preallocated array, no pool, no copy.</summary>
     [Benchmark(Baseline = true)]
-    public async Task<int> Floor()
-    {
-        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
-        int filled = 0;
-        int read;
-        while ((read = await body.ReadAsync(_floor.AsMemory(filled, Math.Min(ReadSize, _floor.Length - filled))).ConfigureAwait(false)) > 0)
-        {
-            filled += read;
-        }
-
-        return filled;
-    }
+    public Task<int> Floor() => Downloads.FloorAsync(Client, _url, _floor);
 
     /// <summary>The library's pooled read.</summary>
     [Benchmark]

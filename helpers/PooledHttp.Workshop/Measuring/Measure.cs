@@ -88,7 +88,7 @@ public static class Measure
         {
             progress.CaseStarted = reporter.CaseStarted;
             summary = BenchmarkRunner.Run(benchmarks, config).Single();
-            reporter.Finish(summary.Reports.Length);
+            reporter.Finish(summary.Reports.Count(r => r.Success));
         }
 
         ThrowIfFailed(summary, progress);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using PooledHttp.Buffers;
 
 namespace PooledHttp.Http;
@@ -10,9 +11,11 @@ namespace PooledHttp.Http;
 /// the rented array's tail, and copes with a body of unknown length.
 /// </summary>
 /// <remarks>
-/// Every path returns what it rented: on success the array moves into the returned
+/// <para>Every path returns what it rented: on success the array moves into the returned
 /// <see cref="PooledBuffer"/>, which the caller then owns; on any exception (short body, long body,
-/// limit, cancellation, a dropped connection) it goes back to the pool before the exception leaves.
+/// limit, cancellation, a dropped connection) it goes back to the pool before the exception leaves.</para>
+/// <para>The read's own async methods use <see cref="PoolingAsyncValueTaskMethodBuilder{TResult}"/>: a
+/// read that has to wait for the network reuses its state machine instead of allocating one per call.</para>
 /// </remarks>
 public static class PooledBodyReader
 {
@@ -69,6 +72,7 @@ public static class PooledBodyReader
         return ReadUnknownLengthAsync(body, maxBytes, pool, cancellationToken);
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<PooledBuffer> ReadKnownLengthAsync(Stream body, int length, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         byte[]? array = length == 0 ? [] : pool.Rent(Math.Min(length, MaxUpFrontRent));
@@ -131,6 +135,7 @@ public static class PooledBodyReader
     private static HttpIOException ConnectionFailed(IOException e)
         => new(HttpRequestError.ResponseEnded, $"The connection failed before the body was complete: {e.Message}", e);
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         using var buffer = new PooledBufferStream(maxBytes, Math.Min(InitialUnknownLengthCapacity, maxBytes), pool);
@@ -172,6 +177,7 @@ public static class PooledBodyReader
         }
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<int> SpillAsync(Stream body, PooledBufferStream buffer, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         byte[] spill = pool.Rent(SpillSize);
@@ -187,6 +193,7 @@ public static class PooledBodyReader
         }
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<bool> HasMoreAsync(Stream body, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         byte[] probe = pool.Rent(1);

@@ -66,8 +66,11 @@ public static class PooledHttpClientExtensions
                     return PooledBuffer.Empty;
                 }
 
+                // Read here rather than through ReadPooledAsync: one async frame less per download.
                 long? declared = BodyFraming.DeclaredLength(response);
-                return await ReadPooledAsync(response.Content, declared, limit, pool, timed.Token).ConfigureAwait(false);
+                ThrowIfOverLimit(declared, limit);
+                Stream body = await response.Content.ReadAsStreamAsync(timed.Token).ConfigureAwait(false);
+                return await PooledBodyReader.ReadAsync(body, declared, limit, pool, timed.Token).ConfigureAwait(false);
             }
         }
         catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested && timed.TimedOut)
@@ -87,18 +90,18 @@ public static class PooledHttpClientExtensions
     public static async Task<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(content);
-        return await ReadPooledAsync(content, BodyFraming.DeclaredLength(content), maxBytes, pool, cancellationToken).ConfigureAwait(false);
+        long? declared = BodyFraming.DeclaredLength(content);
+        ThrowIfOverLimit(declared, maxBytes);
+        Stream body = await content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
+        return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
 
-    private static async Task<PooledBuffer> ReadPooledAsync(HttpContent content, long? declared, int maxBytes, ArrayPool<byte>? pool, CancellationToken cancellationToken)
+    /// <summary>Fails before the body is opened: nothing is rented for a body that will be refused anyway.</summary>
+    private static void ThrowIfOverLimit(long? declared, int maxBytes)
     {
         if (declared > maxBytes)
         {
-            // Fail before opening the body: nothing is rented for a body we will refuse anyway.
             throw new PayloadTooLargeException(maxBytes, declared);
         }
-
-        Stream body = await content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
-        return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
 }
