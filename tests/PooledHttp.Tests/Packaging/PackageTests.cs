@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.IO.Compression;
 using System.Text;
 using System.Text.RegularExpressions;
-using PooledHttp.Tests.Repository;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Packaging;
@@ -14,7 +13,7 @@ namespace PooledHttp.Tests.Packaging;
 [Collection(SerialTests.Name)]
 public partial class PackageTests
 {
-    private static readonly string Root = RepositoryTests.FindRoot();
+    private static readonly string Root = RepositoryRoot.Find();
 
     [Fact]
     public async Task The_package_installs_from_a_folder_and_reads_a_body_in_a_project_outside_the_repository()
@@ -23,7 +22,10 @@ public partial class PackageTests
         string feed = Path.Combine(work, "feed");
         // A version of its own: the NuGet cache must never hand back an older build of the package.
         string version = "0.1.0-test." + Guid.NewGuid().ToString("N")[..8];
-        await DotnetAsync(Root, "pack", Path.Combine("helpers", "PooledHttp", "PooledHttp.csproj"), "-c", "Release", "-o", feed, $"-p:Version={version}", "--nologo");
+        // Packed from a copy of the library's source: a build here must not race the kit's builds that
+        // other test assemblies run at the same time in helpers/PooledHttp/bin.
+        string source = CopyLibrarySource(Path.Combine(work, "source"));
+        await DotnetAsync(source, "pack", Path.Combine("helpers", "PooledHttp", "PooledHttp.csproj"), "-c", "Release", "-o", feed, $"-p:Version={version}", "--nologo");
 
         string package = Path.Combine(feed, $"PooledHttp.{version}.nupkg");
         using (ZipArchive zip = ZipFile.OpenRead(package))
@@ -102,6 +104,32 @@ public partial class PackageTests
 
         string output = await DotnetAsync(consumer, "run", "--nologo");
         Assert.Contains("read 100000 bytes, equal: True", output, StringComparison.Ordinal);
+    }
+
+    /// <summary>The library's project with the repository files its build reads (props, SDK pin, licence), nothing else.</summary>
+    private static string CopyLibrarySource(string destination)
+    {
+        foreach (string file in new[] { "Directory.Build.props", "Directory.Packages.props", "global.json", "LICENSE" })
+        {
+            Directory.CreateDirectory(destination);
+            File.Copy(Path.Combine(Root, file), Path.Combine(destination, file));
+        }
+
+        string library = Path.Combine(Root, "helpers", "PooledHttp");
+        foreach (string file in Directory.EnumerateFiles(library, "*", SearchOption.AllDirectories))
+        {
+            string relative = Path.GetRelativePath(library, file);
+            if (relative.StartsWith("bin", StringComparison.Ordinal) || relative.StartsWith("obj", StringComparison.Ordinal))
+            {
+                continue;
+            }
+
+            string target = Path.Combine(destination, "helpers", "PooledHttp", relative);
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Copy(file, target);
+        }
+
+        return destination;
     }
 
     /// <summary>The README's C# blocks, each as a class of its own: the usings on top, the code inside.</summary>

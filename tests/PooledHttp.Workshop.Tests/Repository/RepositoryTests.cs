@@ -52,18 +52,7 @@ public partial class RepositoryTests
         Assert.Empty(versioned.Except(referenced));
     }
 
-    internal static string FindRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
-            {
-                return dir.FullName;
-            }
-        }
-
-        throw new InvalidOperationException("PooledHttp.slnx not found above " + AppContext.BaseDirectory);
-    }
+    internal static string FindRoot() => Support.RepositoryRoot.Find();
 
     [GeneratedRegex(@"^\s*(?<cmd>dotnet test[^\r\n`]*)$", RegexOptions.Multiline)]
     private static partial Regex TestCommand();
