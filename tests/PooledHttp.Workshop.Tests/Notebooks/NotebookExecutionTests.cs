@@ -108,7 +108,7 @@ public class NotebookExecutionTests(ITestOutputHelper output)
     public async Task Runner_fails_on_a_broken_notebook_and_names_the_cell()
     {
         string outDir = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
-        string broken = Path.Combine(Root, "tests", "PooledHttp.Tests", "Notebooks", "broken.ipynb");
+        string broken = Path.Combine(Root, "tests", "PooledHttp.Workshop.Tests", "Notebooks", "broken.ipynb");
         (int exit, string stdout, string stderr) = await RunnerProcess.RunAsync(broken, "--out", outDir);
         Assert.NotEqual(0, exit);
         Assert.Contains("broken, cell 3", stderr, StringComparison.Ordinal);
