@@ -11,7 +11,6 @@ namespace NotebookRunner;
 internal sealed class CellOutputs : Microsoft.DotNet.Interactive.IDisplaySink
 {
     private static readonly object Gate = new();
-    private static CellOutputs? _current;
 
     private readonly List<CellOutput> _outputs = [];
     private readonly TextWriter _live;
@@ -21,12 +20,9 @@ internal sealed class CellOutputs : Microsoft.DotNet.Interactive.IDisplaySink
     /// <summary>Starts collecting for a cell; <paramref name="live"/> echoes what happens, for the runner's console.</summary>
     public static CellOutputs Begin(TextWriter live)
     {
-        lock (Gate)
-        {
-            _current = new CellOutputs(live);
-            Microsoft.DotNet.Interactive.DisplaySink.Current = _current;
-            return _current;
-        }
+        var outputs = new CellOutputs(live);
+        Microsoft.DotNet.Interactive.DisplaySink.Current = outputs; // where display() of this cell goes
+        return outputs;
     }
 
     /// <summary>Outputs so far, in order.</summary>
