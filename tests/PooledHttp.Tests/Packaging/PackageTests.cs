@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.IO.Compression;
 using System.Text;
 using System.Text.RegularExpressions;
@@ -162,19 +161,8 @@ public partial class PackageTests
 
     private static async Task<string> DotnetAsync(string directory, params string[] arguments)
     {
-        var start = new ProcessStartInfo("dotnet") { WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        using Process process = Process.Start(start) ?? throw new InvalidOperationException("dotnet could not be started");
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
-        Task<string> stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
-        await process.WaitForExitAsync(timeout.Token);
-        string output = await stdout;
-        Assert.True(process.ExitCode == 0, $"dotnet {string.Join(' ', arguments)} failed in {directory}:\n{output}\n{await stderr}");
+        (int exit, string output, string error) = await ChildProcess.RunAsync("dotnet", arguments, TimeSpan.FromMinutes(5), directory);
+        Assert.True(exit == 0, $"dotnet {string.Join(' ', arguments)} failed in {directory}:\n{output}\n{error}");
         return output;
     }
 

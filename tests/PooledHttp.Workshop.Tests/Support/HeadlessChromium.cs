@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace PooledHttp.Tests.Support;
 
 /// <summary>
@@ -16,24 +14,15 @@ internal static class HeadlessChromium
         string profile = Directory.CreateTempSubdirectory("pooledhttp-chromium-").FullName;
         try
         {
-            var start = new ProcessStartInfo(browser!) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-            foreach (string argument in new[]
-                     {
-                         "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                         $"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", new Uri(page).AbsoluteUri,
-                     })
-            {
-                start.ArgumentList.Add(argument);
-            }
-
-            using Process process = Process.Start(start) ?? throw new InvalidOperationException("Chromium could not be started");
-            Task<string> dom = process.StandardOutput.ReadToEndAsync();
-            Task<string> log = process.StandardError.ReadToEndAsync();
-            using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-            await process.WaitForExitAsync(timeout.Token);
-            Assert.True(process.ExitCode == 0, $"Chromium exited with {process.ExitCode}: {await log}");
-            return await dom;
+            string[] arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                $"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", new Uri(page).AbsoluteUri,
+            ];
+            (int exit, string dom, string log) = await ChildProcess.RunAsync(browser!, arguments, TimeSpan.FromMinutes(2));
+            Assert.True(exit == 0, $"Chromium exited with {exit}: {log}");
+            return dom;
         }
         finally
         {

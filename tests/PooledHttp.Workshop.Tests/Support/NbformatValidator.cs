@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace PooledHttp.Tests.Support;
 
 /// <summary>
@@ -14,17 +12,9 @@ internal static class NbformatValidator
     {
         // Debian's interpreter, where python3-nbformat installs; a python3 earlier on PATH (pyenv) lacks it.
         string python = File.Exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-        var start = new ProcessStartInfo(python) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        start.ArgumentList.Add("-c");
-        start.ArgumentList.Add(Script);
-        start.ArgumentList.Add(path);
-        using Process process = Process.Start(start) ?? throw new InvalidOperationException("python3 could not be started");
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
-        Task<string> stderr = process.StandardError.ReadToEndAsync();
-        await process.WaitForExitAsync();
-        string error = await stderr;
+        (int exit, string output, string error) = await ChildProcess.RunAsync(python, ["-c", Script, path], TimeSpan.FromMinutes(1));
         Assert.False(error.Contains("No module named 'nbformat'", StringComparison.Ordinal), "python3-nbformat is not installed (apt-get install python3-nbformat; .ci/run does it)");
-        Assert.True(process.ExitCode == 0, $"{path} is not valid nbformat 4:\n{error}");
-        Assert.StartsWith("valid nbformat 4", await stdout, StringComparison.Ordinal);
+        Assert.True(exit == 0, $"{path} is not valid nbformat 4:\n{error}");
+        Assert.StartsWith("valid nbformat 4", output, StringComparison.Ordinal);
     }
 }
