@@ -1,43 +1,72 @@
-// Usage: PooledHttp.AllocationProbe <strategy> <url> [iterations]
-// Prints one line: "<allocated bytes per operation> <body length>".
+// Usage: PooledHttp.AllocationProbe <strategy> <url>[,<url>...] [iterations] [warm-ups] [parallel]
+// One operation downloads every url in turn, each <parallel> times at once.
+// Prints one line: "<allocated bytes per operation> <body bytes per operation> <heap bytes after a full collection>".
 // The probe warms up first (the connection, the pool, tiered JIT), then measures only the steady state.
+using System.Buffers;
 using System.Globalization;
 using PooledHttp.Benchmarks;
+using PooledHttp.Buffers;
 
 if (args.Length < 2)
 {
-    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|floor|bytearray <url> [iterations]");
+    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|pooled-unbounded|floor|bytearray <url>[,<url>...] [iterations] [warm-ups] [parallel]");
     return 2;
 }
 
 string strategy = args[0];
-var url = new Uri(args[1]);
+Uri[] urls = [.. args[1].Split(',').Select(u => new Uri(u))];
 int iterations = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 50;
+// Default warm-up: the shared pool keeps arrays per thread and per core; until every thread pool thread
+// that resumes our continuations has met the sizes we rent, a rent can still miss and allocate.
+int warmups = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : Math.Max(100, iterations);
+int parallel = args.Length > 4 ? int.Parse(args[4], CultureInfo.InvariantCulture) : 1;
 
 using var client = new HttpClient();
-byte[] floorBuffer = new byte[64 * 1024 * 1024];
-Func<Task<int>> once = strategy switch
+// BodyPool before it had a budget: the same sizes and arrays per size, kept for the life of the process.
+ArrayPool<byte> unbounded = ArrayPool<byte>.Create(BodyPool.MaxArrayLength, BodyPool.ArraysPerSize);
+// Only the floor needs its buffers; allocated for the others they would count in the heap figure.
+byte[][] floorBuffers = strategy == "floor" ? [.. Enumerable.Range(0, parallel).Select(_ => new byte[64 * 1024 * 1024])] : [];
+Func<Uri, int, Task<int>> download = strategy switch
 {
-    "pooled" => () => Downloads.PooledReadAsync(client, url),
-    "floor" => () => Downloads.FloorAsync(client, url, floorBuffer),
-    "bytearray" => async () => (await client.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
+    "pooled" => (url, _) => Downloads.PooledReadAsync(client, url),
+    "pooled-unbounded" => (url, _) => Downloads.PooledReadAsync(client, url, unbounded),
+    "floor" => (url, slot) => Downloads.FloorAsync(client, url, floorBuffers[slot]),
+    "bytearray" => async (url, _) => (await client.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
     _ => throw new ArgumentException($"unknown strategy '{strategy}'"),
 };
 
-int length = 0;
-// Warm-up: the shared pool keeps arrays per thread and per core; until every thread pool thread
-// that resumes our continuations has met the sizes we rent, a rent can still miss and allocate.
-for (int i = 0; i < Math.Max(100, iterations); i++)
+async Task<int> OnceAsync()
 {
-    length = await once().ConfigureAwait(false);
+    int total = 0;
+    foreach (Uri url in urls)
+    {
+        if (parallel == 1)
+        {
+            total += await download(url, 0).ConfigureAwait(false);
+        }
+        else
+        {
+            total += (await Task.WhenAll(Enumerable.Range(0, parallel).Select(slot => download(url, slot))).ConfigureAwait(false)).Sum();
+        }
+    }
+
+    return total;
+}
+
+int length = 0;
+for (int i = 0; i < warmups; i++)
+{
+    length = await OnceAsync().ConfigureAwait(false);
 }
 
 long before = GC.GetTotalAllocatedBytes(precise: true);
 for (int i = 0; i < iterations; i++)
 {
-    length = await once().ConfigureAwait(false);
+    length = await OnceAsync().ConfigureAwait(false);
 }
 
 long after = GC.GetTotalAllocatedBytes(precise: true);
-Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{(after - before) / iterations} {length}"));
+long heap = GC.GetTotalMemory(forceFullCollection: true);
+Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{(after - before) / iterations} {length} {heap}"));
+GC.KeepAlive(floorBuffers);
 return 0;

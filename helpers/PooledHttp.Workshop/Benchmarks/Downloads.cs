@@ -1,3 +1,4 @@
+using System.Buffers;
 using PooledHttp.Buffers;
 using PooledHttp.Http;
 
@@ -51,9 +52,9 @@ public static class Downloads
 
     /// <summary>The helpers' pooled read: the body lands in a rented array that goes back on dispose.</summary>
     /// <returns>The body's length.</returns>
-    public static async Task<int> PooledReadAsync(HttpClient client, Uri url)
+    public static async Task<int> PooledReadAsync(HttpClient client, Uri url, ArrayPool<byte>? pool = null)
     {
-        using PooledBuffer body = await client.GetPooledAsync(url).ConfigureAwait(false);
+        using PooledBuffer body = await client.GetPooledAsync(url, pool: pool).ConfigureAwait(false);
         return body.Length;
     }
 }

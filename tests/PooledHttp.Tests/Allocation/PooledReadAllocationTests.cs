@@ -1,3 +1,4 @@
+using PooledHttp.Buffers;
 using PooledHttp.Tests.Support;
 using Xunit.Abstractions;
 
@@ -41,6 +42,39 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
         output.WriteLine($"pooled read, {size:N0} bytes, {(contentLength ? "Content-Length" : "chunked")}: {perOperation:N0} B/op");
         long bound = BoundBytesPerOperation + (BoundBytesPerMiB * size / (1024 * 1024));
         Assert.True(perOperation <= bound, $"pooled read of {size:N0} bytes allocated {perOperation:N0} B/op, bound {bound:N0}");
+    }
+
+    [Fact]
+    public async Task A_sweep_of_every_size_to_the_limit_fits_the_body_pool_budget()
+    {
+        // One download at a time, 64 KiB to 64 MiB, both framings: the reads rent and grow through every
+        // power of two up to 64 MiB, and BodyPool's 128 MiB budget must keep them all. A size it could not
+        // keep would cost a fresh array of 64 KiB to 64 MiB on every round; the bound is the per-download
+        // bound above, summed.
+        int[] sizes = [64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024];
+        Uri[] urls = [.. sizes.SelectMany(size => new[] { fixture.Server.BytesUrl(size), fixture.Server.BytesUrl(size, contentLength: true) })];
+        ProbeProcess.Measurement m = await ProbeProcess.MeasureAsync("pooled", urls, iterations: 4, warmups: 2, parallel: 1);
+
+        long bound = sizes.Sum(size => 2 * (BoundBytesPerOperation + (BoundBytesPerMiB * size / (1024 * 1024))));
+        output.WriteLine($"sweep of {urls.Length} downloads ({m.BodyLength:N0} body bytes): {m.BytesPerOperation:N0} B per sweep, bound {bound:N0}; heap after: {m.HeapAfter:N0} B");
+        Assert.Equal(2L * sizes.Sum(size => (long)size), m.BodyLength);
+        Assert.True(m.BytesPerOperation <= bound, $"a sweep allocated {m.BytesPerOperation:N0} B, bound {bound:N0}");
+    }
+
+    [Fact]
+    public async Task Many_large_downloads_at_once_leave_at_most_the_budget_in_the_pool()
+    {
+        // Four 64 MiB chunked downloads at once, each growing through every size: the pool before the
+        // budget kept four arrays of each size, about 512 MiB, for the life of the process. The heap after a
+        // full collection holds what the pool kept plus the probe's own small change.
+        Uri[] url = [fixture.Server.BytesUrl(64 * 1024 * 1024)];
+        ProbeProcess.Measurement bounded = await ProbeProcess.MeasureAsync("pooled", url, iterations: 2, warmups: 2, parallel: 4);
+        ProbeProcess.Measurement unbounded = await ProbeProcess.MeasureAsync("pooled-unbounded", url, iterations: 2, warmups: 2, parallel: 4);
+        output.WriteLine($"4 x 64 MiB at once, heap after: {bounded.HeapAfter:N0} B with the budget, {unbounded.HeapAfter:N0} B without; allocated per round {bounded.BytesPerOperation:N0} B and {unbounded.BytesPerOperation:N0} B");
+
+        const long slack = 16 * 1024 * 1024; // the runtime's and the probe's own objects, far under one 64 MiB array
+        Assert.True(bounded.HeapAfter <= BodyPool.MaxRetainedBytes + slack, $"heap after {bounded.HeapAfter:N0} B, budget {BodyPool.MaxRetainedBytes:N0} B");
+        Assert.True(unbounded.HeapAfter > 3 * BodyPool.MaxRetainedBytes, $"without the budget the pool should keep about 512 MiB, the heap was {unbounded.HeapAfter:N0} B: the probe did not measure what it should");
     }
 
     [Fact]

@@ -5,12 +5,28 @@ namespace PooledHttp.Tests.Support;
 /// <summary>Runs PooledHttp.AllocationProbe in a child process and reads what it measured.</summary>
 internal static class ProbeProcess
 {
+    /// <summary>What one probe run measured.</summary>
+    /// <param name="BytesPerOperation">Allocated per operation (one download of each url, each <c>parallel</c> times at once).</param>
+    /// <param name="BodyLength">Body bytes per operation.</param>
+    /// <param name="HeapAfter">The managed heap after the run and a full collection, the pool's arrays included.</param>
+    public sealed record Measurement(long BytesPerOperation, long BodyLength, long HeapAfter);
+
     public static async Task<(long BytesPerOperation, int BodyLength)> MeasureAsync(string strategy, Uri url, int iterations)
     {
-        (int exit, string output, string error) = await ChildProcess.RunDotnetAsync(
-            "PooledHttp.AllocationProbe.dll", [strategy, url.ToString(), iterations.ToString(CultureInfo.InvariantCulture)], TimeSpan.FromMinutes(3));
-        Assert.True(exit == 0, $"probe failed ({exit}): {output} {error}");
-        string[] parts = output.Trim().Split(' ');
-        return (long.Parse(parts[0], CultureInfo.InvariantCulture), int.Parse(parts[1], CultureInfo.InvariantCulture));
+        Measurement m = await MeasureAsync(strategy, [url], iterations, warmups: Math.Max(100, iterations), parallel: 1);
+        return (m.BytesPerOperation, checked((int)m.BodyLength));
     }
+
+    public static async Task<Measurement> MeasureAsync(string strategy, IEnumerable<Uri> urls, int iterations, int warmups, int parallel)
+    {
+        (int exit, string output, string error) = await ChildProcess.RunDotnetAsync(
+            "PooledHttp.AllocationProbe.dll",
+            [strategy, string.Join(',', urls), Invariant(iterations), Invariant(warmups), Invariant(parallel)],
+            TimeSpan.FromMinutes(3));
+        Assert.True(exit == 0, $"probe failed ({exit}): {output} {error}");
+        long[] parts = [.. output.Trim().Split(' ').Select(p => long.Parse(p, CultureInfo.InvariantCulture))];
+        return new Measurement(parts[0], parts[1], parts[2]);
+    }
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

@@ -1,0 +1,321 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Numerics;
+using System.Runtime.InteropServices;
+
+namespace PooledHttp.Buffers;
+
+/// <summary>
+/// An <see cref="ArrayPool{T}"/> of bytes with a budget: it keeps at most <see cref="MaxRetainedBytes"/>
+/// in free arrays, gives the least recently returned ones up first when a return would go over, and lets
+/// go of arrays nobody has needed for <see cref="IdleTimeout"/> when the GC runs a full collection.
+/// </summary>
+/// <remarks>
+/// <para><b>Sizes.</b> Arrays come in powers of two from <see cref="SmallestArray"/> bytes up to
+/// <see cref="MaxArrayLength"/>. A rent above the largest size gets a fresh array of exactly the size asked
+/// for, and its return drops it: past that size a pool buys nothing over an allocation.</para>
+/// <para><b>Ownership.</b> A rented array belongs to the renter until it is returned, once. After the return
+/// the pool may hand it to someone else at any moment, so nothing may read or write it again. Returning an
+/// array that does not have one of the pool's sizes throws <see cref="ArgumentException"/>, as the pools of
+/// <see cref="ArrayPool{T}.Create(int, int)"/> do.</para>
+/// <para><b>Trimming.</b> At every gen2 collection the pool drops the arrays returned more than
+/// <see cref="IdleTimeout"/> ago, and all of them when the GC reports the machine's memory load as high.
+/// The shared pool of the runtime trims the same way (after 60 s, sooner under pressure). <see cref="Trim"/>
+/// does it on demand.</para>
+/// <para><b>Locking.</b> One lock guards the whole pool. A body pool is used once or twice per request,
+/// not per byte, so the lock is never hot; in exchange the budget is exact.</para>
+/// </remarks>
+[DebuggerDisplay("BoundedArrayPool {RetainedArrays} arrays, {RetainedBytes:N0} of {MaxRetainedBytes:N0} bytes kept")]
+public sealed class BoundedArrayPool : ArrayPool<byte>
+{
+    /// <summary>The smallest array handed out: smaller rents are rounded up to it, as the runtime's pools do.</summary>
+    public const int SmallestArray = 16;
+
+    /// <summary>How long a free array may sit unused before a gen2 collection drops it: the shared pool's figure.</summary>
+    public static readonly TimeSpan DefaultIdleTimeout = TimeSpan.FromSeconds(60);
+
+    /// <summary>The fraction of the GC's high-memory-load threshold past which a trim drops every free array.</summary>
+    private const double HighLoadFraction = 0.9;
+
+    private readonly object _gate = new();
+    private readonly Bucket[] _buckets;
+    private readonly TimeProvider _time;
+    private long _retainedBytes;
+    private int _retainedArrays;
+
+    /// <summary>Creates a pool.</summary>
+    /// <param name="maxArrayLength">The largest array kept; rounded up to a power of two.</param>
+    /// <param name="arraysPerSize">The most free arrays kept of each size.</param>
+    /// <param name="maxRetainedBytes">The most bytes kept in free arrays, all sizes together.</param>
+    /// <param name="idleTimeout">How long a free array may go unused before a gen2 collection drops it;
+    /// <see cref="Timeout.InfiniteTimeSpan"/> never drops on age (high memory load still does).</param>
+    /// <param name="timeProvider">The clock the idle time is measured on; <see cref="TimeProvider.System"/> when <see langword="null"/>.</param>
+    public BoundedArrayPool(int maxArrayLength, int arraysPerSize, long maxRetainedBytes, TimeSpan idleTimeout, TimeProvider? timeProvider = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(maxArrayLength, SmallestArray);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(maxArrayLength, 1 << 30);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(arraysPerSize);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxRetainedBytes);
+        if (idleTimeout < TimeSpan.Zero && idleTimeout != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(idleTimeout), idleTimeout, "The idle timeout must be zero or more, or infinite.");
+        }
+
+        MaxArrayLength = (int)BitOperations.RoundUpToPowerOf2((uint)maxArrayLength);
+        ArraysPerSize = arraysPerSize;
+        MaxRetainedBytes = maxRetainedBytes;
+        IdleTimeout = idleTimeout;
+        _time = timeProvider ?? TimeProvider.System;
+        _buckets = new Bucket[BucketIndex(MaxArrayLength) + 1];
+        for (int i = 0; i < _buckets.Length; i++)
+        {
+            _buckets[i] = new Bucket(arraysPerSize);
+        }
+
+        Gen2Callback.Register(this);
+    }
+
+    /// <summary>The largest array kept, in bytes.</summary>
+    public int MaxArrayLength { get; }
+
+    /// <summary>The most free arrays kept of each size.</summary>
+    public int ArraysPerSize { get; }
+
+    /// <summary>The most bytes kept in free arrays, all sizes together.</summary>
+    public long MaxRetainedBytes { get; }
+
+    /// <summary>How long a free array may go unused before a gen2 collection drops it.</summary>
+    public TimeSpan IdleTimeout { get; }
+
+    /// <summary>The bytes held in free arrays right now.</summary>
+    public long RetainedBytes => Volatile.Read(ref _retainedBytes);
+
+    /// <summary>The number of free arrays held right now.</summary>
+    public int RetainedArrays => Volatile.Read(ref _retainedArrays);
+
+    /// <inheritdoc />
+    public override byte[] Rent(int minimumLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(minimumLength);
+        if (minimumLength == 0)
+        {
+            return [];
+        }
+
+        if (minimumLength > MaxArrayLength)
+        {
+            return GC.AllocateUninitializedArray<byte>(minimumLength);
+        }
+
+        int index = BucketIndex(minimumLength);
+        lock (_gate)
+        {
+            if (_buckets[index].TryTakeNewest(out byte[]? array))
+            {
+                _retainedBytes -= array.Length;
+                _retainedArrays--;
+                return array;
+            }
+        }
+
+        // Uninitialized like the runtime's pools: a renter must never rely on what a rented array holds.
+        return GC.AllocateUninitializedArray<byte>(SmallestArray << index);
+    }
+
+    /// <inheritdoc />
+    public override void Return(byte[] array, bool clearArray = false)
+    {
+        ArgumentNullException.ThrowIfNull(array);
+        if (array.Length == 0 || array.Length > MaxArrayLength)
+        {
+            return; // nothing to keep, or one of the exact-size arrays rented past the largest size
+        }
+
+        if (array.Length < SmallestArray || !BitOperations.IsPow2(array.Length))
+        {
+            throw new ArgumentException($"An array of {array.Length:N0} bytes was not rented from this pool: its sizes are powers of two from {SmallestArray} to {MaxArrayLength:N0}.", nameof(array));
+        }
+
+        if (clearArray)
+        {
+            Array.Clear(array);
+        }
+
+        if (array.Length > MaxRetainedBytes)
+        {
+            return;
+        }
+
+        long now = _time.GetTimestamp();
+        lock (_gate)
+        {
+            Bucket bucket = _buckets[BucketIndex(array.Length)];
+            if (bucket.IsFull)
+            {
+                return;
+            }
+
+            // Over budget: give up the arrays returned longest ago until this one fits. The newest return
+            // is the likeliest to be rented again soon.
+            while (_retainedBytes + array.Length > MaxRetainedBytes)
+            {
+                DropOldest();
+            }
+
+            bucket.Add(array, now);
+            _retainedBytes += array.Length;
+            _retainedArrays++;
+        }
+    }
+
+    /// <summary>Drops every free array returned at least <paramref name="idleFor"/> ago.</summary>
+    /// <param name="idleFor">How long an array must have been free to go; <see cref="TimeSpan.Zero"/> drops them all.</param>
+    /// <returns>The bytes dropped.</returns>
+    public long Trim(TimeSpan idleFor)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(idleFor, TimeSpan.Zero);
+        long now = _time.GetTimestamp();
+        long dropped = 0;
+        lock (_gate)
+        {
+            foreach (Bucket bucket in _buckets)
+            {
+                while (bucket.TryPeekOldest(out long returnedAt, out int length) && _time.GetElapsedTime(returnedAt, now) >= idleFor)
+                {
+                    bucket.RemoveOldest();
+                    _retainedBytes -= length;
+                    _retainedArrays--;
+                    dropped += length;
+                }
+            }
+        }
+
+        return dropped;
+    }
+
+    /// <summary>What a gen2 collection does: drop the idle arrays, or all of them when memory is short.</summary>
+    private void TrimAfterFullCollection()
+    {
+        if (RetainedArrays == 0)
+        {
+            return;
+        }
+
+        GCMemoryInfo info = GC.GetGCMemoryInfo();
+        bool highLoad = info.MemoryLoadBytes >= info.HighMemoryLoadThresholdBytes * HighLoadFraction;
+        if (highLoad)
+        {
+            Trim(TimeSpan.Zero);
+        }
+        else if (IdleTimeout != Timeout.InfiniteTimeSpan)
+        {
+            Trim(IdleTimeout);
+        }
+    }
+
+    private void DropOldest()
+    {
+        Bucket? oldest = null;
+        long oldestAt = long.MaxValue;
+        foreach (Bucket bucket in _buckets)
+        {
+            if (bucket.TryPeekOldest(out long returnedAt, out _) && returnedAt < oldestAt)
+            {
+                oldest = bucket;
+                oldestAt = returnedAt;
+            }
+        }
+
+        int length = oldest!.RemoveOldest(); // callers only get here while something is retained
+        _retainedBytes -= length;
+        _retainedArrays--;
+    }
+
+    /// <summary>0 for sizes up to 16 bytes, 1 for up to 32, and so on.</summary>
+    private static int BucketIndex(int length)
+        => BitOperations.Log2(BitOperations.RoundUpToPowerOf2((uint)Math.Max(length, SmallestArray))) - BitOperations.Log2(SmallestArray);
+
+    /// <summary>The free arrays of one size, oldest first, each with the time it was returned.</summary>
+    private sealed class Bucket(int capacity)
+    {
+        private readonly byte[]?[] _arrays = new byte[capacity][];
+        private readonly long[] _returnedAt = new long[capacity];
+        private int _count;
+
+        public bool IsFull => _count == _arrays.Length;
+
+        public void Add(byte[] array, long returnedAt)
+        {
+            _arrays[_count] = array;
+            _returnedAt[_count] = returnedAt;
+            _count++;
+        }
+
+        public bool TryTakeNewest([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out byte[]? array)
+        {
+            if (_count == 0)
+            {
+                array = null;
+                return false;
+            }
+
+            _count--;
+            array = _arrays[_count]!;
+            _arrays[_count] = null;
+            return true;
+        }
+
+        public bool TryPeekOldest(out long returnedAt, out int length)
+        {
+            returnedAt = _count == 0 ? 0 : _returnedAt[0];
+            length = _count == 0 ? 0 : _arrays[0]!.Length;
+            return _count > 0;
+        }
+
+        public int RemoveOldest()
+        {
+            int length = _arrays[0]!.Length;
+            _count--;
+            Array.Copy(_arrays, 1, _arrays, 0, _count);
+            Array.Copy(_returnedAt, 1, _returnedAt, 0, _count);
+            _arrays[_count] = null;
+            return length;
+        }
+    }
+
+    /// <summary>
+    /// An object that is always garbage: the GC finalizes it after collecting its generation, and the
+    /// finalizer re-registers it, so once it has aged into gen2 it runs after every gen2 collection. It holds
+    /// its pool through a weak handle, so a pool nobody uses any more is collected and the callback ends
+    /// with it. (Not a <see cref="WeakReference{T}"/>: that is an object with a finalizer of its own, which
+    /// may run first and clear the reference, and the callback would then end at its first run.)
+    /// </summary>
+    private sealed class Gen2Callback
+    {
+        private GCHandle _pool;
+
+        private Gen2Callback(BoundedArrayPool pool) => _pool = GCHandle.Alloc(pool, GCHandleType.Weak);
+
+        public static void Register(BoundedArrayPool pool) => _ = new Gen2Callback(pool);
+
+        ~Gen2Callback()
+        {
+            if (_pool.Target is not BoundedArrayPool pool)
+            {
+                _pool.Free();
+                return;
+            }
+
+            try
+            {
+                pool.TrimAfterFullCollection();
+            }
+            catch (Exception)
+            {
+                // A finalizer must not throw; a failed trim only means the arrays stay until the next one.
+            }
+
+            GC.ReRegisterForFinalize(this);
+        }
+    }
+}

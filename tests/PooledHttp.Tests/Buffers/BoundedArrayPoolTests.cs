@@ -1,0 +1,228 @@
+using System.Runtime.CompilerServices;
+using PooledHttp.Buffers;
+
+namespace PooledHttp.Tests.Buffers;
+
+public class BoundedArrayPoolTests
+{
+    private const int KiB = 1024;
+    private const int MiB = 1024 * 1024;
+
+    [Fact]
+    public void Rents_powers_of_two_and_hands_a_returned_array_out_again()
+    {
+        var pool = new BoundedArrayPool(MiB, arraysPerSize: 2, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        byte[] first = pool.Rent(1000);
+        Assert.Equal(1024, first.Length);
+        Assert.Equal(16, pool.Rent(1).Length);
+        Assert.Empty(pool.Rent(0));
+
+        pool.Return(first);
+        Assert.Equal(1024, pool.RetainedBytes);
+        Assert.Same(first, pool.Rent(513)); // same bucket
+        Assert.Equal(0, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void Keeps_at_most_arrays_per_size()
+    {
+        var pool = new BoundedArrayPool(MiB, arraysPerSize: 2, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        byte[][] arrays = [pool.Rent(64 * KiB), pool.Rent(64 * KiB), pool.Rent(64 * KiB)];
+        foreach (byte[] array in arrays)
+        {
+            pool.Return(array);
+        }
+
+        Assert.Equal(2, pool.RetainedArrays);
+        Assert.Equal(128 * KiB, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void Over_budget_the_array_returned_longest_ago_goes_first()
+    {
+        var clock = new ManualClock();
+        var pool = new BoundedArrayPool(4 * MiB, arraysPerSize: 4, maxRetainedBytes: 3 * MiB, Timeout.InfiniteTimeSpan, clock);
+        byte[] oldTwo = pool.Rent(2 * MiB);
+        byte[] one = pool.Rent(MiB);
+        byte[] newTwo = pool.Rent(2 * MiB);
+
+        pool.Return(oldTwo);
+        clock.Advance(TimeSpan.FromSeconds(1));
+        pool.Return(one);
+        Assert.Equal(3 * MiB, pool.RetainedBytes);
+
+        clock.Advance(TimeSpan.FromSeconds(1));
+        pool.Return(newTwo); // 5 MiB would be over: the 2 MiB array returned first makes room
+
+        Assert.Equal(3 * MiB, pool.RetainedBytes);
+        Assert.Same(newTwo, pool.Rent(2 * MiB));
+        Assert.Same(one, pool.Rent(MiB));
+        Assert.NotSame(oldTwo, pool.Rent(2 * MiB));
+    }
+
+    [Fact]
+    public void Never_holds_more_than_its_budget_whatever_comes_back()
+    {
+        var pool = new BoundedArrayPool(64 * MiB, arraysPerSize: 4, maxRetainedBytes: 10 * MiB, Timeout.InfiniteTimeSpan);
+        var random = new Random(42);
+        var rented = new List<byte[]>();
+        for (int i = 0; i < 2000; i++)
+        {
+            if (rented.Count > 0 && random.Next(2) == 0)
+            {
+                int at = random.Next(rented.Count);
+                pool.Return(rented[at]);
+                rented.RemoveAt(at);
+            }
+            else
+            {
+                rented.Add(pool.Rent(random.Next(1, 16 * MiB)));
+            }
+
+            Assert.InRange(pool.RetainedBytes, 0, 10 * MiB);
+        }
+    }
+
+    [Fact]
+    public void An_array_bigger_than_the_budget_or_the_largest_size_is_not_kept()
+    {
+        var pool = new BoundedArrayPool(4 * MiB, arraysPerSize: 4, maxRetainedBytes: 2 * MiB, Timeout.InfiniteTimeSpan);
+        byte[] over = pool.Rent(5 * MiB);
+        Assert.Equal(5 * MiB, over.Length); // exact: past the largest size the pool only allocates
+        pool.Return(over);
+        pool.Return(pool.Rent(4 * MiB)); // a pool size, but over the budget
+        Assert.Equal(0, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void Refuses_an_array_it_could_not_have_rented()
+    {
+        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        Assert.Throws<ArgumentException>(() => pool.Return(new byte[1000]));
+        Assert.Throws<ArgumentNullException>(() => pool.Return(null!));
+        Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(-1));
+        Assert.Equal(0, pool.RetainedArrays);
+    }
+
+    [Fact]
+    public void Clears_on_request()
+    {
+        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        byte[] array = pool.Rent(100);
+        Array.Fill(array, (byte)0xAB);
+        pool.Return(array, clearArray: true);
+        Assert.All(pool.Rent(100), b => Assert.Equal(0, b));
+    }
+
+    [Fact]
+    public void Trim_drops_exactly_the_arrays_idle_for_at_least_the_given_time()
+    {
+        var clock = new ManualClock();
+        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan, clock);
+        byte[] old = pool.Rent(64 * KiB);
+        byte[] recent = pool.Rent(64 * KiB);
+        pool.Return(old);
+        clock.Advance(TimeSpan.FromSeconds(50));
+        pool.Return(recent);
+        clock.Advance(TimeSpan.FromSeconds(10));
+
+        Assert.Equal(64 * KiB, pool.Trim(TimeSpan.FromSeconds(60)));
+        Assert.Equal(1, pool.RetainedArrays);
+        Assert.Same(recent, pool.Rent(64 * KiB));
+
+        pool.Return(recent);
+        Assert.Equal(64 * KiB, pool.Trim(TimeSpan.Zero));
+        Assert.Equal(0, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void A_full_collection_drops_idle_arrays_and_keeps_fresh_ones()
+    {
+        var idle = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, TimeSpan.Zero);
+        var kept = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, TimeSpan.FromHours(1));
+        idle.Return(idle.Rent(MiB));
+        kept.Return(kept.Rent(MiB));
+
+        // The pool's callback is a finalizer: a full collection, then the finalizers it queued.
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+
+        Assert.Equal(0, idle.RetainedBytes);
+        Assert.Equal(MiB, kept.RetainedBytes);
+        GC.KeepAlive(idle);
+        GC.KeepAlive(kept);
+    }
+
+    [Fact]
+    public void A_pool_nobody_holds_is_collected_with_its_arrays()
+    {
+        WeakReference pool = CreateAndFill();
+        for (int i = 0; i < 3 && pool.IsAlive; i++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        }
+
+        Assert.False(pool.IsAlive, "the gen2 callback must hold its pool weakly");
+    }
+
+    [Fact]
+    public async Task Concurrent_renters_never_share_an_array()
+    {
+        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 2 * MiB, Timeout.InfiniteTimeSpan);
+        var inUse = new HashSet<byte[]>(ReferenceEqualityComparer.Instance);
+        var tasks = Enumerable.Range(0, 4).Select(worker => Task.Run(() =>
+        {
+            for (int i = 0; i < 5000; i++)
+            {
+                byte[] array = pool.Rent(((i + worker) % 8 + 1) * 4 * KiB);
+                lock (inUse)
+                {
+                    Assert.True(inUse.Add(array), "an array was handed to two renters at once");
+                }
+
+                lock (inUse)
+                {
+                    inUse.Remove(array);
+                }
+
+                pool.Return(array);
+            }
+        }));
+        await Task.WhenAll(tasks);
+        Assert.InRange(pool.RetainedBytes, 1, 2 * MiB);
+    }
+
+    [Fact]
+    public void Body_pool_budget_holds_one_array_of_every_size_up_to_its_largest()
+    {
+        long everySize = 0;
+        for (long size = BoundedArrayPool.SmallestArray; size <= BodyPool.MaxArrayLength; size *= 2)
+        {
+            everySize += size;
+        }
+
+        Assert.True(everySize <= BodyPool.MaxRetainedBytes, $"one of every size is {everySize:N0} B, over the {BodyPool.MaxRetainedBytes:N0} B budget");
+        Assert.Equal(BodyPool.MaxRetainedBytes, BodyPool.Shared.MaxRetainedBytes);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference CreateAndFill()
+    {
+        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        pool.Return(pool.Rent(MiB));
+        return new WeakReference(pool);
+    }
+
+    /// <summary>A clock the test moves by hand.</summary>
+    private sealed class ManualClock : TimeProvider
+    {
+        private long _ticks = 1;
+
+        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
+
+        public override long GetTimestamp() => _ticks;
+
+        public void Advance(TimeSpan by) => _ticks += by.Ticks;
+    }
+}
