@@ -20,7 +20,7 @@ namespace PooledHttp.Http;
 public static class PooledBodyReader
 {
     /// <summary>What to rent first when the length is unknown: big enough that small bodies never
-    /// grow, small enough that the pool serves it from its per-thread cache.</summary>
+    /// grow, small enough that a small body does not tie up a large array.</summary>
     private const int InitialUnknownLengthCapacity = 16 * 1024;
 
     /// <summary>How much to read into a side array when the main one is full, before deciding to grow it.</summary>
