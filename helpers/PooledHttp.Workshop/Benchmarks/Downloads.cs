@@ -47,8 +47,9 @@ public static class Downloads
         return filled;
     }
 
-    /// <summary>What the floor asks for per read: a typical socket read.</summary>
-    private const int FloorReadSize = 16 * 1024;
+    /// <summary>What the floor asks for per read: the same as the pooled read, so that the two differ only in
+    /// what the pooled read adds (the read size alone moves the runtime's allocations; see <see cref="PooledBodyReader.ReadSize"/>).</summary>
+    private const int FloorReadSize = PooledBodyReader.ReadSize;
 
     /// <summary>The helpers' pooled read: the body lands in a rented array that goes back on dispose.</summary>
     /// <returns>The body's length.</returns>

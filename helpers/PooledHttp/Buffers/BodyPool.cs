@@ -18,9 +18,10 @@ namespace PooledHttp.Buffers;
 /// <para><b>The trade-off, measured</b> (2-core workshop machine, .NET 10, the allocation tests' probe). One
 /// download at a time of every size from 64 KiB to 64 MiB, both framings: 92 KB allocated per sweep of
 /// 170 MB, and the heap holds 134 MB afterwards; the budget costs nothing there. Four 64 MiB downloads at
-/// once: without the budget the pool kept four arrays of every size, and the heap held 487 MB for the life
-/// of the process, at 8.4 MB allocated per round of four; with it the heap holds 67 MB afterwards, and a
-/// round allocates 273 MB, because four reads need four of each large array and only 128 MiB is kept.
+/// once: without the budget the pool kept up to four arrays of every size, and the heap held 357 to 487 MB
+/// for the life of the process, at 8 to 34 MB allocated per round of four; with it the heap holds 67 MB
+/// afterwards, and a round allocates 236 to 413 MB, because four reads need four of each large array and
+/// only 128 MiB is kept.
 /// Pass <see cref="System.Buffers.ArrayPool{T}.Shared"/>, or a <see cref="BoundedArrayPool"/> with a larger
 /// budget, where many large bodies are read at once and the memory is there to keep.</para>
 /// </remarks>

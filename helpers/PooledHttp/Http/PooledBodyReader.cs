@@ -23,6 +23,15 @@ public static class PooledBodyReader
     /// grow, small enough that a small body does not tie up a large array.</summary>
     private const int InitialUnknownLengthCapacity = 16 * 1024;
 
+    /// <summary>
+    /// The most asked of the body stream in one read. A larger request drains everything the socket holds,
+    /// so the next read finds it empty and has to wait, and every wait allocates inside the runtime's
+    /// content stream. Measured on the 2-core workshop machine, 64 MiB with a Content-Length into one
+    /// preallocated array: 3.4 to 4.0 KB per download reading 16 KiB at a time, 11.4 to 14.2 KB asking for
+    /// the whole remainder, in about the same time (37 against 40 ms).
+    /// </summary>
+    public const int ReadSize = 16 * 1024;
+
     /// <summary>How much to read into a side array when the main one is full, before deciding to grow it.</summary>
     private const int SpillSize = 4 * 1024;
 
@@ -90,7 +99,8 @@ public static class PooledBodyReader
                     array = bigger;
                 }
 
-                int read = await body.ReadAsync(array.AsMemory(filled, Math.Min(length, array.Length) - filled), cancellationToken).ConfigureAwait(false);
+                int want = Math.Min(ReadSize, Math.Min(length, array.Length) - filled);
+                int read = await body.ReadAsync(array.AsMemory(filled, want), cancellationToken).ConfigureAwait(false);
                 if (read == 0)
                 {
                     throw new HttpIOException(HttpRequestError.ResponseEnded, $"The body ended after {filled:N0} of the {length:N0} bytes its Content-Length declared.");
@@ -147,7 +157,8 @@ public static class PooledBodyReader
                 if (buffer.Length < buffer.Capacity)
                 {
                     // Fill the array we have before asking for a bigger one.
-                    read = await body.ReadAsync(buffer.GetMemory(1), cancellationToken).ConfigureAwait(false);
+                    Memory<byte> free = buffer.GetMemory(1);
+                    read = await body.ReadAsync(free.Length > ReadSize ? free[..ReadSize] : free, cancellationToken).ConfigureAwait(false);
                     buffer.Advance(read);
                 }
                 else

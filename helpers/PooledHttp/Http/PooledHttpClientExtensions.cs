@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Net;
+using System.Runtime.CompilerServices;
 using PooledHttp.Buffers;
 
 namespace PooledHttp.Http;
@@ -14,6 +15,10 @@ namespace PooledHttp.Http;
 /// rented from the pool. The <see cref="HttpResponseMessage"/> is disposed before these methods return,
 /// on every path, so the connection goes back to the pool as soon as the body is in. The caller owns
 /// the returned buffer and must dispose it.
+/// <para>The methods return <see cref="ValueTask{TResult}"/> from pooled state machines: a download that
+/// waits on the network reuses one instead of allocating a task per call (measured: about 250 B per
+/// download, most of the pooled read's distance to the floor). Await the result once, directly; call
+/// <see cref="ValueTask{TResult}.AsTask"/> to combine it with other tasks.</para>
 /// </remarks>
 public static class PooledHttpClientExtensions
 {
@@ -23,14 +28,14 @@ public static class PooledHttpClientExtensions
     /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
-    public static Task<PooledBuffer> GetPooledAsync(this HttpClient client, Uri requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, Uri requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(client);
         return client.SendPooledAsync(new HttpRequestMessage(HttpMethod.Get, requestUri), maxBytes, pool, cancellationToken);
     }
 
     /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri, int?, ArrayPool{byte}?, CancellationToken)"/>
-    public static Task<PooledBuffer> GetPooledAsync(this HttpClient client, string requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
         => client.GetPooledAsync(new Uri(requestUri, UriKind.RelativeOrAbsolute), maxBytes, pool, cancellationToken);
 
     /// <summary>
@@ -44,7 +49,8 @@ public static class PooledHttpClientExtensions
     /// <exception cref="PayloadTooLargeException">The body is over the limit.</exception>
     /// <exception cref="HttpIOException">The body is shorter or longer than its Content-Length, or the connection dropped.</exception>
     /// <exception cref="TaskCanceledException">The client's timeout elapsed (its inner exception is a <see cref="TimeoutException"/>, as with <see cref="HttpClient"/>), or <paramref name="cancellationToken"/> was cancelled.</exception>
-    public static async Task<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public static async ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(client);
         ArgumentNullException.ThrowIfNull(request);
@@ -87,7 +93,8 @@ public static class PooledHttpClientExtensions
     /// The content is not disposed; its owner (usually the response) still is responsible for that.
     /// </summary>
     /// <exception cref="HttpIOException">The Content-Length is invalid or has conflicting values (RFC 9112 §6.3), or the body does not match it.</exception>
-    public static async Task<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public static async ValueTask<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(content);
         long? declared = BodyFraming.DeclaredLength(content);

@@ -74,7 +74,8 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
 
         const long slack = 16 * 1024 * 1024; // the runtime's and the probe's own objects, far under one 64 MiB array
         Assert.True(bounded.HeapAfter <= BodyPool.MaxRetainedBytes + slack, $"heap after {bounded.HeapAfter:N0} B, budget {BodyPool.MaxRetainedBytes:N0} B");
-        Assert.True(unbounded.HeapAfter > 3 * BodyPool.MaxRetainedBytes, $"without the budget the pool should keep about 512 MiB, the heap was {unbounded.HeapAfter:N0} B: the probe did not measure what it should");
+        // Measured 357 to 487 MB without the budget: how many of each size pile up depends on the interleaving.
+        Assert.True(unbounded.HeapAfter > 2 * BodyPool.MaxRetainedBytes, $"without the budget the pool should keep up to 512 MiB, the heap was {unbounded.HeapAfter:N0} B: the probe did not measure what it should");
     }
 
     [Fact]

@@ -180,7 +180,7 @@ public class DifferentialTests
     {
         try
         {
-            using PooledBuffer body = await client.GetPooledAsync(address, pool: pool).WaitAsync(Patience);
+            using PooledBuffer body = await client.GetPooledAsync(address, pool: pool).AsTask().WaitAsync(Patience);
             return (body.ToArray(), null);
         }
         catch (Exception e) when (e is HttpRequestException or IOException)

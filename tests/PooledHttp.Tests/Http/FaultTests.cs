@@ -17,7 +17,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Truncated_body_with_content_length_throws_and_returns_the_buffer()
     {
         var pool = new TrackingArrayPool();
-        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => Client.GetPooledAsync(Server.Url("truncated?declared=200000&sent=70000"), pool: pool));
+        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => Client.GetPooledAsync(Server.Url("truncated?declared=200000&sent=70000"), pool: pool).AsTask());
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
         Assert.True(pool.Rents >= 1, "the read should have started before the connection dropped");
         pool.AssertBalanced();
@@ -28,7 +28,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     {
         var pool = new TrackingArrayPool();
         // The documented type, exactly: a reset is an HttpIOException (ResponseEnded), whatever the transport threw.
-        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => Client.GetPooledAsync(Server.ResetUrl(1_000_000, after: 300_000), pool: pool));
+        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => Client.GetPooledAsync(Server.ResetUrl(1_000_000, after: 300_000), pool: pool).AsTask());
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
         Assert.True(pool.Rents >= 1);
         pool.AssertBalanced();
@@ -38,7 +38,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Declared_length_over_the_limit_fails_before_renting_and_names_the_limit()
     {
         var pool = new TrackingArrayPool();
-        var error = await Assert.ThrowsAsync<PayloadTooLargeException>(() => Client.GetPooledAsync(Server.BytesUrl(70_000, contentLength: true), maxBytes: 65_536, pool: pool));
+        var error = await Assert.ThrowsAsync<PayloadTooLargeException>(() => Client.GetPooledAsync(Server.BytesUrl(70_000, contentLength: true), maxBytes: 65_536, pool: pool).AsTask());
         Assert.Equal(65_536, error.Limit);
         Assert.Equal(70_000, error.DeclaredLength);
         Assert.Contains("65,536", error.Message, StringComparison.Ordinal);
@@ -49,7 +49,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Chunked_body_over_the_limit_throws_naming_the_limit_and_returns_the_buffers()
     {
         var pool = new TrackingArrayPool();
-        var error = await Assert.ThrowsAsync<PayloadTooLargeException>(() => Client.GetPooledAsync(Server.BytesUrl(1_000_000), maxBytes: 100_000, pool: pool));
+        var error = await Assert.ThrowsAsync<PayloadTooLargeException>(() => Client.GetPooledAsync(Server.BytesUrl(1_000_000), maxBytes: 100_000, pool: pool).AsTask());
         Assert.Equal(100_000, error.Limit);
         Assert.Contains("100,000 bytes", error.Message, StringComparison.Ordinal);
         Assert.True(pool.Rents >= 1);
@@ -62,7 +62,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
         var pool = new TrackingArrayPool();
         using var cancel = new CancellationTokenSource();
         var slow = new Uri(Server.Url("slow?size=1000000&chunk=1000&delayMs=20").ToString());
-        Task<PooledBuffer> read = Client.GetPooledAsync(slow, pool: pool, cancellationToken: cancel.Token);
+        Task<PooledBuffer> read = Client.GetPooledAsync(slow, pool: pool, cancellationToken: cancel.Token).AsTask();
 
         // Cancel only once the body is flowing: wait until the reader has rented its first array.
         SpinWait.SpinUntil(() => pool.Rents > 0, TimeSpan.FromSeconds(30));
@@ -106,7 +106,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Error_status_throws_with_the_status_and_rents_nothing(int status)
     {
         var pool = new TrackingArrayPool();
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => Client.GetPooledAsync(Server.Url($"status?code={status}"), pool: pool));
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => Client.GetPooledAsync(Server.Url($"status?code={status}"), pool: pool).AsTask());
         Assert.Equal((HttpStatusCode)status, error.StatusCode);
         Assert.Equal(0, pool.Rents);
     }

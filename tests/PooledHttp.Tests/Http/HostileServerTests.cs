@@ -26,7 +26,7 @@ public class HostileServerTests
         var pool = new TrackingArrayPool();
 
         TaskCanceledException runtime = await Assert.ThrowsAsync<TaskCanceledException>(() => client.GetByteArrayAsync(server.Address).WaitAsync(Patience));
-        TaskCanceledException pooled = await Assert.ThrowsAsync<TaskCanceledException>(() => client.GetPooledAsync(server.Address, pool: pool).WaitAsync(Patience));
+        TaskCanceledException pooled = await Assert.ThrowsAsync<TaskCanceledException>(() => client.GetPooledAsync(server.Address, pool: pool).AsTask().WaitAsync(Patience));
 
         Assert.IsType<TimeoutException>(runtime.InnerException);
         Assert.IsType<TimeoutException>(pooled.InnerException);
@@ -43,13 +43,13 @@ public class HostileServerTests
         using var client = new HttpClient { Timeout = TimeSpan.FromMilliseconds(300) };
         for (int i = 0; i < 5; i++)
         {
-            using PooledBuffer body = await client.GetPooledAsync(quick.Address).WaitAsync(Patience);
+            using PooledBuffer body = await client.GetPooledAsync(quick.Address).AsTask().WaitAsync(Patience);
             Assert.Equal("abc"u8.ToArray(), body.ToArray());
         }
 
-        TaskCanceledException timedOut = await Assert.ThrowsAsync<TaskCanceledException>(() => client.GetPooledAsync(stalled.Address).WaitAsync(Patience));
+        TaskCanceledException timedOut = await Assert.ThrowsAsync<TaskCanceledException>(() => client.GetPooledAsync(stalled.Address).AsTask().WaitAsync(Patience));
         Assert.IsType<TimeoutException>(timedOut.InnerException);
-        using PooledBuffer after = await client.GetPooledAsync(quick.Address).WaitAsync(Patience);
+        using PooledBuffer after = await client.GetPooledAsync(quick.Address).AsTask().WaitAsync(Patience);
         Assert.Equal(3, after.Length);
     }
 
@@ -59,7 +59,7 @@ public class HostileServerTests
         await using RawHttpServer server = StalledBody();
         using var client = new HttpClient { Timeout = TimeSpan.FromMinutes(5) };
         using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
-        OperationCanceledException error = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetPooledAsync(server.Address, cancellationToken: cancel.Token).WaitAsync(Patience));
+        OperationCanceledException error = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetPooledAsync(server.Address, cancellationToken: cancel.Token).AsTask().WaitAsync(Patience));
         Assert.IsNotType<TimeoutException>(error.InnerException);
     }
 
@@ -71,7 +71,7 @@ public class HostileServerTests
         using var client = new HttpClient();
         var pool = new TrackingArrayPool();
 
-        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => client.GetPooledAsync(server.Address, maxBytes: int.MaxValue, pool: pool).WaitAsync(Patience));
+        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => client.GetPooledAsync(server.Address, maxBytes: int.MaxValue, pool: pool).AsTask().WaitAsync(Patience));
 
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
         Assert.InRange(pool.LargestRequest, 1, PooledBodyReader.MaxUpFrontRent);
@@ -117,7 +117,7 @@ public class HostileServerTests
         byte[] runtime = await runtimeResponse.Content.ReadAsByteArrayAsync();
 
         var pool = new TrackingArrayPool();
-        using PooledBuffer pooled = await client.SendPooledAsync(new HttpRequestMessage(new HttpMethod(method), server.Address), pool: pool).WaitAsync(Patience);
+        using PooledBuffer pooled = await client.SendPooledAsync(new HttpRequestMessage(new HttpMethod(method), server.Address), pool: pool).AsTask().WaitAsync(Patience);
 
         Assert.Empty(runtime);
         Assert.Equal(runtime, pooled.ToArray());
@@ -130,7 +130,7 @@ public class HostileServerTests
         await using var server = RawHttpServer.Sending("HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\n");
         using var client = new HttpClient();
         HttpRequestException runtime = await Assert.ThrowsAsync<HttpRequestException>(() => client.GetByteArrayAsync(server.Address));
-        HttpRequestException pooled = await Assert.ThrowsAsync<HttpRequestException>(() => client.GetPooledAsync(server.Address));
+        HttpRequestException pooled = await Assert.ThrowsAsync<HttpRequestException>(() => client.GetPooledAsync(server.Address).AsTask());
         Assert.Equal(HttpStatusCode.NotModified, runtime.StatusCode);
         Assert.Equal(runtime.StatusCode, pooled.StatusCode);
     }
