@@ -15,8 +15,8 @@ namespace PooledHttp.Benchmarks;
 /// </summary>
 public class PooledPeers : DownloadBenchmark
 {
-    /// <summary>What the buffer-writer and floor loops ask for per read: a typical socket read.</summary>
-    private const int ReadSize = 16 * 1024;
+    /// <summary>What the buffer-writer loop asks for per read: the same as the floor and the pooled read.</summary>
+    private const int ReadSize = Http.PooledBodyReader.ReadSize;
 
     private Uri _url = null!;
     private byte[] _floor = null!;
