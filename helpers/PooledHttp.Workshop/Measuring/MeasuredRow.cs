@@ -29,6 +29,10 @@ public sealed record MeasuredRow(
     double ErrorNs,
     string Profile)
 {
+    /// <summary>The runtime's major version (8 for ".NET 8.0.31"); 0 when the runtime is unknown.</summary>
+    public int RuntimeMajor
+        => Runtime.StartsWith(".NET ", StringComparison.Ordinal) && Version.TryParse(Runtime[5..].Split(' ')[0], out Version? version) ? version.Major : 0;
+
     /// <summary>The strategy and its variant, as charts and tables label it.</summary>
     public string Label => Variant.Length == 0 ? Strategy : $"{Strategy} ({Variant})";
 }

@@ -15,10 +15,36 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
     /// <inheritdoc />
     public int Count => rows.Count;
 
-    /// <summary>The row of <paramref name="strategy"/> (at <paramref name="size"/> and of <paramref name="variant"/>, when given).</summary>
-    public MeasuredRow Get(string strategy, int? size = null, string? variant = null)
-        => rows.FirstOrDefault(r => r.Strategy == strategy && (size is null || r.PayloadBytes == size) && (variant is null || r.Variant == variant))
-           ?? throw new KeyNotFoundException($"No row for {strategy}{(size is null ? string.Empty : " at " + size)}{(variant is null ? string.Empty : " (" + variant + ")")}. Measured: {string.Join(", ", rows.Select(r => r.Label).Distinct())}.");
+    /// <summary>
+    /// The row of <paramref name="strategy"/> (at <paramref name="size"/>, of <paramref name="variant"/> and on
+    /// .NET <paramref name="runtime"/>, when given). Rows from several runtimes need the runtime named: a row
+    /// picked from whichever runtime came first would be a silent wrong answer.
+    /// </summary>
+    /// <exception cref="KeyNotFoundException">No row matches.</exception>
+    /// <exception cref="InvalidOperationException">Rows from more than one runtime match and <paramref name="runtime"/> is not given.</exception>
+    public MeasuredRow Get(string strategy, int? size = null, string? variant = null, int? runtime = null)
+    {
+        List<MeasuredRow> matches = rows.Where(r => r.Strategy == strategy && (size is null || r.PayloadBytes == size) && (variant is null || r.Variant == variant) && (runtime is null || r.RuntimeMajor == runtime)).ToList();
+        string what = $"{strategy}{(size is null ? string.Empty : " at " + size)}{(variant is null ? string.Empty : " (" + variant + ")")}{(runtime is null ? string.Empty : " on .NET " + runtime)}";
+        if (matches.Count == 0)
+        {
+            throw new KeyNotFoundException($"No row for {what}. Measured: {string.Join(", ", rows.Select(r => r.Label).Distinct())} on {string.Join(", ", Runtimes)}.");
+        }
+
+        List<string> runtimes = matches.Select(r => r.Runtime).Distinct().ToList();
+        if (runtimes.Count > 1)
+        {
+            throw new InvalidOperationException($"{what} was measured on {string.Join(", ", runtimes)}: name one, e.g. runtime: {matches[0].RuntimeMajor}.");
+        }
+
+        return matches[0];
+    }
+
+    /// <summary>The runtimes these rows were measured on, oldest first, e.g. ".NET 8.0.31".</summary>
+    public IReadOnlyList<string> Runtimes => [.. rows.OrderBy(r => r.RuntimeMajor).Select(r => r.Runtime).Distinct()];
+
+    /// <summary>The rows measured on .NET <paramref name="major"/>.</summary>
+    public MeasurementResult On(int major) => new(rows.Where(r => r.RuntimeMajor == major).ToList());
 
     /// <summary>The rows of one benchmark class, for a chart of its own.</summary>
     public MeasurementResult Of(string benchmark) => new(rows.Where(r => r.Benchmark == benchmark).ToList());

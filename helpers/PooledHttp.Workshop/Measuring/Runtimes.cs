@@ -1,48 +1,65 @@
 using BenchmarkDotNet.Environments;
 using BenchmarkDotNet.Jobs;
-using PooledHttp.Notebooks;
+using BenchmarkDotNet.Toolchains.DotNetCli;
 
 namespace PooledHttp.Measuring;
 
 /// <summary>
-/// Which .NET runtimes this machine can run benchmarks on. The sources measured .NET 8; where a
-/// .NET 8 runtime is installed, a chapter measures it beside the current one in the same run.
+/// The .NET runtimes a chapter measures side by side: .NET 8 (the runtime the sources measured), .NET 9,
+/// and the one running the notebook. The older two come from the workshop's own dotnet root
+/// (<see cref="PrivateDotnet"/>), fetched from NuGet the first time they are needed.
 /// </summary>
 public static class Runtimes
 {
-    private static readonly Lazy<string> Installed = new(ListRuntimes);
-
-    /// <summary>Whether a .NET 8 runtime (Microsoft.NETCore.App 8.x) is installed.</summary>
-    public static bool HasNet8 => Installed.Value.Contains("Microsoft.NETCore.App 8.", StringComparison.Ordinal);
+    /// <summary>The major versions compared: 8, 9 and the running one.</summary>
+    public static IReadOnlyList<int> Compared { get; } = [.. new[] { 8, 9, Environment.Version.Major }.Distinct().Order()];
 
     /// <summary>
-    /// The current profile's job on this runtime, plus the same job on .NET 8 when one is installed
-    /// (the helpers also build for net8.0, so BenchmarkDotNet can build the benchmarks for it).
+    /// <paramref name="job"/> once per compared runtime, each built and run by that runtime. A runtime that
+    /// cannot be had is left out with a message, and the chapter measures the others.
     /// </summary>
-    public static IReadOnlyList<Job> CurrentAndNet8(Job job)
+    /// <param name="job">The measuring profile's job, usually <see cref="MeasurementProfile.CurrentJob"/>.</param>
+    public static IReadOnlyList<Job> All(Job job)
     {
         ArgumentNullException.ThrowIfNull(job);
-        return HasNet8
-            ? [job.WithId(job.Id + "-current"), job.WithRuntime(CoreRuntime.Core80).WithId(job.Id + "-net8")]
-            : [job];
+        PrivateDotnet dotnet = PrivateDotnet.Ensure(Compared.Where(m => m != Environment.Version.Major), Console.WriteLine);
+        var jobs = new List<Job>();
+        foreach (int major in Compared.Where(m => m != Environment.Version.Major && dotnet.Versions.ContainsKey(m)))
+        {
+            jobs.Add(OnRuntime(job, major, dotnet));
+        }
+
+        // The running runtime keeps BenchmarkDotNet's default toolchain: the installed SDK, as every other chapter.
+        jobs.Add(job.WithId($"{job.Id}-net{Environment.Version.Major}"));
+        return jobs;
     }
 
-    /// <summary>A sentence for the notebook's output: what will be measured, and why.</summary>
-    public static string Describe()
-        => HasNet8
-            ? $"A .NET 8 runtime is installed: measuring on {Environment.Version.ToString(2)} (this runtime) and on .NET 8, in one run."
-            : $"No .NET 8 runtime on this machine (`dotnet --list-runtimes` lists none), so only .NET {Environment.Version.ToString(2)} is measured; the .NET 8 figures shown beside it are the published ones.";
-
-    private static string ListRuntimes()
+    /// <summary>A sentence for the notebook's output: which runtimes the jobs measure, and where they come from.</summary>
+    public static string Describe(IReadOnlyList<Job> jobs)
     {
-        try
-        {
-            // Once per process, from a Lazy: blocking here costs one short process start.
-            return DotnetCli.RunAsync("--list-runtimes").GetAwaiter().GetResult().Output;
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            return string.Empty; // no dotnet on PATH: nothing else to measure on
-        }
+        ArgumentNullException.ThrowIfNull(jobs);
+        PrivateDotnet dotnet = PrivateDotnet.Ensure([]);
+        IEnumerable<string> fetched = Compared
+            .Where(m => m != Environment.Version.Major && dotnet.Versions.ContainsKey(m))
+            .Select(m => $".NET {dotnet.Versions[m]}");
+        string missing = dotnet.Problems.Count == 0 ? string.Empty : " Not measured: " + string.Join(" ", dotnet.Problems);
+        return $"Measuring on {string.Join(", ", fetched.Append($".NET {Environment.Version} (this runtime)"))}: {jobs.Count} runtime(s) in one run, the older ones from the workshop's own dotnet root ({dotnet.Root}).{missing}";
+    }
+
+    /// <summary>The job on .NET <paramref name="major"/>, built and run through the workshop's dotnet root.</summary>
+    private static Job OnRuntime(Job job, int major, PrivateDotnet dotnet)
+    {
+        string moniker = $"net{major}.0";
+        var settings = new NetCoreAppSettings(moniker, runtimeFrameworkVersion: null, name: $".NET {major}.0", customDotNetCliPath: dotnet.DotnetPath);
+        return job
+            .WithRuntime(major switch
+            {
+                // BenchmarkDotNet's own runtimes where it has them: its SDK check refuses ones it does not recognise.
+                8 => CoreRuntime.Core80,
+                9 => CoreRuntime.Core90,
+                _ => CoreRuntime.CreateForNewVersion(moniker, $".NET {major}.0"),
+            })
+            .WithToolchain(AnySdkToolchain.From(settings))
+            .WithId($"{job.Id}-net{major}");
     }
 }

@@ -25,11 +25,14 @@ public class BenchmarkHelpersTests
     }
 
     [Fact]
-    public void Net8_jobs_are_added_exactly_when_a_net8_runtime_is_installed()
+    public void The_compared_runtimes_are_8_9_and_the_running_one_each_with_its_own_job()
     {
-        IReadOnlyList<BenchmarkDotNet.Jobs.Job> jobs = Runtimes.CurrentAndNet8(MeasurementProfile.Quick);
-        Assert.Equal(Runtimes.HasNet8 ? 2 : 1, jobs.Count);
-        Assert.Contains(Runtimes.HasNet8 ? "measuring on" : "No .NET 8 runtime", Runtimes.Describe(), StringComparison.Ordinal);
+        IReadOnlyList<BenchmarkDotNet.Jobs.Job> jobs = Runtimes.All(MeasurementProfile.Quick);
+        Assert.Equal([8, 9, Environment.Version.Major], Runtimes.Compared);
+        Assert.Equal(Runtimes.Compared.Count, jobs.Count);
+        Assert.Equal(jobs.Count, jobs.Select(j => j.Id).Distinct().Count()); // BenchmarkDotNet needs distinct ids
+        Assert.Equal(["net8.0", "net9.0"], jobs.Take(2).Select(j => ((BenchmarkDotNet.Environments.CoreRuntime)j.Environment.Runtime).MsBuildMoniker));
+        Assert.Contains(".NET 8.0.", Runtimes.Describe(jobs), StringComparison.Ordinal);
     }
 
     [Fact]
