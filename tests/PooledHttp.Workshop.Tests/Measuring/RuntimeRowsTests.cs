@@ -45,12 +45,12 @@ public class RuntimeRowsTests
     [Fact]
     public void Charts_draw_one_series_per_runtime()
     {
-        JsonArray bars = Data(Charts.Allocations("bars", TwoRuntimes));
+        JsonArray bars = Data(PooledHttp.Charts.Charts.Allocations("bars", TwoRuntimes));
         Assert.Equal(["measured here, .NET 8.0.31", "measured here, .NET 10.0.12"], bars.Select(b => (string)b!["name"]!));
 
-        JsonArray lines = Data(Charts.SizeSweep("lines", TwoRuntimes));
+        JsonArray lines = Data(PooledHttp.Charts.Charts.SizeSweep("lines", TwoRuntimes));
         Assert.Equal(4, lines.Count);
-        Assert.Contains(lines, l => (string)l!["name"]! == "PooledRead, .NET 8.0.31");
+        Assert.Contains(lines, l => (string)l!["name"]! == "PooledRead (Chunked), .NET 8.0.31");
     }
 
     private static JsonArray Data(PlotlyChart chart) => chart.Data;
