@@ -19,7 +19,8 @@ public static class Charts
         label ??= r => r.Label;
         List<MeasuredRow> rows = measured.ToList();
         var data = new JsonArray();
-        foreach (IGrouping<string, MeasuredRow> runtime in rows.GroupBy(r => r.Runtime))
+        // Oldest runtime first, whatever order BenchmarkDotNet reported in: bars read left to right as history.
+        foreach (IGrouping<string, MeasuredRow> runtime in rows.GroupBy(r => r.Runtime).OrderBy(g => g.First().RuntimeMajor))
         {
             data.Add(Bar(
                 name: "measured here, " + runtime.Key,

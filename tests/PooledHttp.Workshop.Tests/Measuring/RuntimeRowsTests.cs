@@ -43,9 +43,9 @@ public class RuntimeRowsTests
     }
 
     [Fact]
-    public void Charts_draw_one_series_per_runtime()
+    public void Charts_draw_one_series_per_runtime_oldest_first()
     {
-        JsonArray bars = Data(PooledHttp.Charts.Charts.Allocations("bars", TwoRuntimes));
+        JsonArray bars = Data(PooledHttp.Charts.Charts.Allocations("bars", TwoRuntimes.Reverse()));
         Assert.Equal(["measured here, .NET 8.0.31", "measured here, .NET 10.0.12"], bars.Select(b => (string)b!["name"]!));
 
         JsonArray lines = Data(PooledHttp.Charts.Charts.SizeSweep("lines", TwoRuntimes));
