@@ -22,9 +22,9 @@ public static class Runtimes
     public static IReadOnlyList<Job> All(Job job)
     {
         ArgumentNullException.ThrowIfNull(job);
-        PrivateDotnet dotnet = PrivateDotnet.Ensure(Compared.Where(m => m != Environment.Version.Major), Console.WriteLine);
+        PrivateDotnet dotnet = PrivateDotnet.Ensure(Older, Console.WriteLine);
         var jobs = new List<Job>();
-        foreach (int major in Compared.Where(m => m != Environment.Version.Major && dotnet.Versions.ContainsKey(m)))
+        foreach (int major in Available(dotnet))
         {
             jobs.Add(OnRuntime(job, major, dotnet));
         }
@@ -39,12 +39,16 @@ public static class Runtimes
     {
         ArgumentNullException.ThrowIfNull(jobs);
         PrivateDotnet dotnet = PrivateDotnet.Ensure([]);
-        IEnumerable<string> fetched = Compared
-            .Where(m => m != Environment.Version.Major && dotnet.Versions.ContainsKey(m))
-            .Select(m => $".NET {dotnet.Versions[m]}");
+        IEnumerable<string> fetched = Available(dotnet).Select(m => $".NET {dotnet.Versions[m]}");
         string missing = dotnet.Problems.Count == 0 ? string.Empty : " Not measured: " + string.Join(" ", dotnet.Problems);
         return $"Measuring on {string.Join(", ", fetched.Append($".NET {Environment.Version} (this runtime)"))}: {jobs.Count} runtime(s) in one run, the older ones from the workshop's own dotnet root ({dotnet.Root}).{missing}";
     }
+
+    /// <summary>The compared runtimes older than the running one: the ones the workshop's dotnet root supplies.</summary>
+    private static IEnumerable<int> Older => Compared.Where(m => m != Environment.Version.Major);
+
+    /// <summary>The older runtimes <paramref name="dotnet"/> actually holds.</summary>
+    private static IEnumerable<int> Available(PrivateDotnet dotnet) => Older.Where(dotnet.Versions.ContainsKey);
 
     /// <summary>The job on .NET <paramref name="major"/>, built and run through the workshop's dotnet root.</summary>
     private static Job OnRuntime(Job job, int major, PrivateDotnet dotnet)
