@@ -76,6 +76,13 @@ if (notebooks.Count == 0)
 
 Console.WriteLine($"Running {notebooks.Count} notebook(s), one process each, {(quick ? "quick" : "default")} profile, output in {output}");
 var total = Stopwatch.StartNew();
+// Each exercise cell records its verdict here; start empty, so the summary shows this run's only.
+string verdicts = Path.Combine(output, "exercises");
+if (Directory.Exists(verdicts))
+{
+    Directory.Delete(verdicts, recursive: true);
+}
+
 var summary = new List<(string Notebook, string? Failure, TimeSpan Time)>();
 var resultFiles = new Dictionary<string, int>();
 foreach (string path in notebooks)
@@ -107,6 +114,7 @@ foreach ((string notebook, string? failure, TimeSpan time) in summary)
     Console.WriteLine($"  {(failure is null ? "passed" : "FAILED"),-7} {time.TotalSeconds,7:0.0} s  {notebook}{(failure is null ? string.Empty : ": " + failure)}");
 }
 
+ExerciseSummary.Print(verdicts, Console.Out);
 int failed = summary.Count(s => s.Failure is not null);
 Console.WriteLine($"{summary.Count - failed} passed, {failed} failed, in {total.Elapsed.TotalSeconds:0.0} s.");
 if (failed > 0)

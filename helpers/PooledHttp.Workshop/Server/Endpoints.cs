@@ -28,7 +28,7 @@ internal static class Endpoints
         switch (path)
         {
             case "/bytes":
-                await BytesAsync(response, Int(query, "size"), Bool(query, "length"), Int(query, "writes", 1, min: 1), stopping).ConfigureAwait(false);
+                await BytesAsync(response, Int(query, "size"), Bool(query, "length"), Int(query, "writes", 1, min: 1), Int(query, "skip", 0, max: Payload.Period - 1), stopping).ConfigureAwait(false);
                 break;
             case "/books":
                 byte[] json = Book.CatalogueJson(Int(query, "count", max: 1_000_000));
@@ -59,9 +59,9 @@ internal static class Endpoints
         }
     }
 
-    private static async Task BytesAsync(HttpListenerResponse response, int size, bool contentLength, int writes, CancellationToken stopping)
+    private static async Task BytesAsync(HttpListenerResponse response, int size, bool contentLength, int writes, int skip, CancellationToken stopping)
     {
-        byte[] payload = Payload.Get(size);
+        ReadOnlyMemory<byte> payload = Payload.Get(size + skip).AsMemory(skip);
         response.ContentType = "application/octet-stream";
         if (contentLength)
         {
@@ -77,7 +77,7 @@ internal static class Endpoints
         int chunk = Math.Max(1, (size + writes - 1) / writes);
         for (int offset = 0; offset < size; offset += chunk)
         {
-            await response.OutputStream.WriteAsync(payload.AsMemory(offset, Math.Min(chunk, size - offset)), stopping).ConfigureAwait(false);
+            await response.OutputStream.WriteAsync(payload.Slice(offset, Math.Min(chunk, size - offset)), stopping).ConfigureAwait(false);
             if (writes > 1)
             {
                 await response.OutputStream.FlushAsync(stopping).ConfigureAwait(false);

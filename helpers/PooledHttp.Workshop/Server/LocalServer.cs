@@ -15,8 +15,9 @@ namespace PooledHttp.Server;
 /// and closes its socket, so the next "Run All" can start another straight away.</para>
 /// <para>Endpoints (all GET unless noted):</para>
 /// <list type="bullet">
-/// <item><c>/bytes?size=N[&amp;length=true][&amp;writes=K]</c>: N pattern bytes (<see cref="Payload"/>), chunked unless
-/// <c>length=true</c>, written in K writes (default 1, as the source did).</item>
+/// <item><c>/bytes?size=N[&amp;length=true][&amp;writes=K][&amp;skip=S]</c>: N pattern bytes (<see cref="Payload"/>), chunked unless
+/// <c>length=true</c>, written in K writes (default 1, as the source did), the pattern started S bytes in
+/// (0 to 250), so that bodies fetched at once can differ.</item>
 /// <item><c>/books?count=N</c>: a JSON array of N <see cref="Book"/>s, with a Content-Length.</item>
 /// <item><c>POST /sink</c>: drains the request body and answers with its length in bytes, as text.</item>
 /// <item><c>/status?code=N</c>: answers status N with a short text body.</item>
@@ -89,12 +90,12 @@ public sealed class LocalServer : IAsyncDisposable
     public Uri Url(string pathAndQuery) => new(BaseAddress, pathAndQuery);
 
     /// <summary>The address of <c>/bytes</c> for a body of <paramref name="size"/> bytes.</summary>
-    public Uri BytesUrl(int size, bool contentLength = false, int writes = 1)
-        => Url(BytesPath(size, contentLength, writes));
+    public Uri BytesUrl(int size, bool contentLength = false, int writes = 1, int skip = 0)
+        => Url(BytesPath(size, contentLength, writes, skip));
 
     /// <summary>The path and query of <c>/bytes</c>, relative to the base address.</summary>
-    public static string BytesPath(int size, bool contentLength = false, int writes = 1)
-        => string.Create(CultureInfo.InvariantCulture, $"bytes?size={size}&length={(contentLength ? "true" : "false")}&writes={writes}");
+    public static string BytesPath(int size, bool contentLength = false, int writes = 1, int skip = 0)
+        => string.Create(CultureInfo.InvariantCulture, $"bytes?size={size}&length={(contentLength ? "true" : "false")}&writes={writes}") + (skip == 0 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $"&skip={skip}"));
 
     /// <summary>The address of a chunked body of <paramref name="size"/> bytes whose connection is reset after <paramref name="after"/> bytes.</summary>
     public Uri ResetUrl(int size, int after)

@@ -9,7 +9,7 @@ namespace PooledHttp.Server;
 public static class Payload
 {
     /// <summary>A prime period, so an off-by-a-power-of-two slip (a lost 4 KiB chunk) never lines up.</summary>
-    private const int Period = 251;
+    internal const int Period = 251;
 
     private static readonly ConcurrentDictionary<int, byte[]> Cache = new();
 
@@ -25,12 +25,12 @@ public static class Payload
         }
     }
 
-    /// <summary>Returns the index of the first byte that does not match the pattern, or -1 when all do.</summary>
-    public static int FirstMismatch(ReadOnlySpan<byte> data)
+    /// <summary>Returns the index of the first byte that does not match the pattern (started at <paramref name="offset"/>), or -1 when all do.</summary>
+    public static int FirstMismatch(ReadOnlySpan<byte> data, int offset = 0)
     {
         for (int i = 0; i < data.Length; i++)
         {
-            if (data[i] != At(i))
+            if (data[i] != At(offset + i))
             {
                 return i;
             }

@@ -75,6 +75,13 @@ public class NotebookExecutionTests(ITestOutputHelper output)
             Assert.True(r.MeanNs > 0);
         });
 
+        // A chapter's exercise, untouched, is the learner's to do: reported as such, and the notebook still passes.
+        if (File.ReadAllText(Path.Combine(Root, "notebooks", notebook)).Contains("Your turn", StringComparison.Ordinal))
+        {
+            Assert.Matches(@"Exercises:\s+E0\d  exercise not done yet: exercises/E0\d_\w+\.cs", stdout);
+            Assert.Contains("0 of 1 exercise(s) done.", stdout, StringComparison.Ordinal);
+        }
+
         // Renting and returning can allocate nothing at all, but a run where nothing allocated is a diagnoser that saw nothing.
         Assert.Contains(rows, r => r.AllocatedBytes > 0);
         foreach (MeasuredRow row in rows)

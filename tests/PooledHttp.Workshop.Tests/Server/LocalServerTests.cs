@@ -70,6 +70,20 @@ public class LocalServerTests
     }
 
     [Fact]
+    public async Task A_skipped_body_is_the_pattern_started_later_with_the_length_asked_for()
+    {
+        await using var server = LocalServer.Start();
+        using var client = new HttpClient();
+        byte[] plain = await client.GetByteArrayAsync(server.BytesUrl(1000, contentLength: true));
+        byte[] skipped = await client.GetByteArrayAsync(server.BytesUrl(1000, contentLength: true, skip: 7));
+        Assert.Equal(1000, skipped.Length);
+        Assert.Equal(-1, Payload.FirstMismatch(skipped, offset: 7));
+        Assert.Equal(0, Payload.FirstMismatch(skipped)); // another body than the plain one from its first byte
+        Assert.Equal(plain.AsSpan(7).ToArray(), skipped.AsSpan(0, 993).ToArray());
+        Assert.Equal(HttpStatusCode.BadRequest, (await client.GetAsync(server.Url($"bytes?size=10&skip={Payload.Period}"))).StatusCode);
+    }
+
+    [Fact]
     public async Task Books_endpoint_serves_the_deterministic_catalogue()
     {
         await using var server = LocalServer.Start();

@@ -1,10 +1,15 @@
-namespace PooledHttp.Tests.Support;
+namespace PooledHttp.Exercising;
 
-/// <summary>A read-only stream over bytes that returns at most a few bytes per read, as a slow network would.</summary>
+/// <summary>
+/// A read-only stream over bytes that returns at most a few bytes per read, as a slow network does: a
+/// single <c>ReadAsync</c> that expects the whole body gets a fraction of it. Exercise 02's check feeds
+/// learners' loops with it, and the library's tests feed the library's.
+/// </summary>
 internal sealed class TrickleStream(byte[] data, int maxPerRead) : Stream
 {
     private int _position;
 
+    /// <summary>How many reads were asked for.</summary>
     public int Reads { get; private set; }
 
     public override bool CanRead => true;
@@ -15,7 +20,12 @@ internal sealed class TrickleStream(byte[] data, int maxPerRead) : Stream
 
     public override long Length => throw new NotSupportedException();
 
-    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+    /// <summary>How many bytes have been read so far; not settable.</summary>
+    public override long Position
+    {
+        get => _position;
+        set => throw new NotSupportedException();
+    }
 
     public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 

@@ -1,0 +1,79 @@
+using System.Reflection;
+using PooledHttp.Measuring;
+
+namespace PooledHttp.Exercising;
+
+/// <summary>
+/// One exercise: the file the learner edits, how the check process checks it, and which rows of the
+/// chapter's own run its bar is drawn beside. Each chapter's exercise derives from this, and its static
+/// <c>Run</c> method is what the notebook calls.
+/// </summary>
+public abstract class Exercise
+{
+    /// <summary>"E04": the chapter's number, which also orders the exercises.</summary>
+    public abstract string Id { get; }
+
+    /// <summary>The class the learner edits, in namespace <see cref="LearnerCode.Namespace"/>; its file has the same name.</summary>
+    public abstract string ClassName { get; }
+
+    /// <summary>What the learner is asked to do, in a line.</summary>
+    public abstract string Title { get; }
+
+    /// <summary>The notebook whose results file receives the measured rows.</summary>
+    public abstract string Notebook { get; }
+
+    /// <summary>The file to open, relative to the repository root.</summary>
+    public string File => $"exercises/{ClassName}.cs";
+
+    /// <summary>The measured bytes per operation the exercise asks to stay under, if it sets one.</summary>
+    public virtual long? AllocationTarget => null;
+
+    /// <summary>What the measurement should show, in words; null when the exercise sets no goal beyond the check.</summary>
+    public virtual string? Goal => AllocationTarget is { } target ? $"at most {Measuring.ByteUnits.Format(target)} allocated per operation" : null;
+
+    /// <summary>Whether a measured row meets <see cref="Goal"/>.</summary>
+    public virtual bool Meets(MeasuredRow row)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        return AllocationTarget is not { } target || row.AllocatedBytes <= target;
+    }
+
+    /// <summary>A value the check found that the measurement needs (exercise 01's array length); null for most.</summary>
+    internal virtual int? Answer(Assembly learner) => null;
+
+    /// <summary>Called with the check's verdict before measuring, to set what depends on the learner's answer.</summary>
+    internal virtual void BeforeMeasuring(ExerciseCheck check)
+    {
+    }
+
+    /// <summary>The chart of the learner's rows beside the chapter's: allocations per operation unless the exercise is about something else.</summary>
+    internal virtual Charts.PlotlyChart Chart(string title, IEnumerable<MeasuredRow> rows) => Charts.Charts.Allocations(title, rows, label: Label);
+
+    /// <summary>Every exercise, in chapter order: the check process finds the one it is asked for here.</summary>
+    public static IReadOnlyList<Exercise> All { get; } =
+    [
+        new Exercise01(), new Exercise02(), new Exercise03(), new Exercise04(), new Exercise05(), new Exercise06(), new Exercise07(),
+    ];
+
+    /// <summary>
+    /// Runs in the check process, against the learner's build: throws <see cref="ExerciseCheckFailedException"/>
+    /// with a sentence for the learner when something is wrong, and returns what was checked when all held.
+    /// A <see cref="NotImplementedException"/> from the stub means "not done yet".
+    /// </summary>
+    internal abstract Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken);
+
+    /// <summary>The rows of the chapter's own run to draw beside the learner's: same sizes, same variant.</summary>
+    internal abstract IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours);
+
+    /// <summary>
+    /// Whether <paramref name="row"/> from the chapter's run measured what a row of <paramref name="yours"/> did:
+    /// same size, same framing (a chapter row without a framing variant is chunked: the server's default),
+    /// on the runtime the exercise ran on.
+    /// </summary>
+    protected static bool SameCase(MeasuredRow row, MeasurementResult yours)
+        => row.RuntimeMajor == Environment.Version.Major
+            && yours.Any(y => y.PayloadBytes == row.PayloadBytes && (row.Variant == y.Variant || (row.Variant.Length == 0 && y.Variant == nameof(Benchmarks.Framing.Chunked))));
+
+    /// <summary>How a learner's row is named on a chart.</summary>
+    internal virtual string Label(MeasuredRow row) => row.Strategy == "Yours" ? $"yours ({Id}){(row.Variant.Length > 0 ? ", " + row.Variant : string.Empty)}" : row.Label;
+}

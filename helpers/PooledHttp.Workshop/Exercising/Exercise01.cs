@@ -1,0 +1,96 @@
+using System.Reflection;
+using PooledHttp.Benchmarks;
+using PooledHttp.Measuring;
+
+namespace PooledHttp.Exercising;
+
+/// <summary>Chapter 01's exercise: find the smallest <c>byte[]</c> that is born in Gen2 (on the large object heap).</summary>
+public sealed class Exercise01 : Exercise
+{
+    /// <inheritdoc />
+    public override string Id => "E01";
+
+    /// <inheritdoc />
+    public override string ClassName => "E01_LargeObjectThreshold";
+
+    /// <inheritdoc />
+    public override string Title => "find the smallest array that is born in Gen2";
+
+    /// <inheritdoc />
+    public override string Notebook => "01-why-allocations-hurt";
+
+    /// <inheritdoc />
+    public override string? Goal => "Gen2 collections for your array, none for one byte less";
+
+    /// <inheritdoc />
+    public override bool Meets(MeasuredRow row)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        return row.PayloadBytes == _answer ? row.Gen2 > 0 : row.Gen2 == 0;
+    }
+
+    private int? _answer;
+
+    /// <summary>Checks the learner's <c>E01_LargeObjectThreshold.SmallestGen2Array</c>, then measures allocating it and an array one byte shorter.</summary>
+    public static ExerciseResult Run() => ExerciseRunner.Run(new Exercise01(), new Dictionary<string, string>(), typeof(Exercise01Benchmark));
+
+    /// <inheritdoc />
+    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
+        => Task.FromResult(Check(Answer(learner)!.Value));
+
+    /// <summary>The check itself, for any answer.</summary>
+    internal static string Check(int length)
+    {
+        if (length == 0)
+        {
+            throw new NotImplementedException("SmallestGen2Array is still 0: find the answer and write it");
+        }
+
+        if (length < 2)
+        {
+            throw new ExerciseCheckFailedException($"{length} is not an array length worth trying: the answer is somewhere between a few bytes and a few hundred thousand.");
+        }
+
+        int born = GC.GetGeneration(new byte[length]);
+        int shorter = GC.GetGeneration(new byte[length - 1]);
+        if (born != 2)
+        {
+            throw new ExerciseCheckFailedException($"new byte[{length:N0}] is born in Gen{born}: too small. Try larger.");
+        }
+
+        if (shorter == 2)
+        {
+            throw new ExerciseCheckFailedException($"new byte[{length:N0}] is born in Gen2, and so is new byte[{length - 1:N0}]: the smallest is smaller still.");
+        }
+
+        return $"new byte[{length:N0}] is born in Gen2 and new byte[{length - 1:N0}] in Gen{shorter}, in the check process on .NET {Environment.Version}.";
+    }
+
+    /// <inheritdoc />
+    internal override int? Answer(Assembly learner) => LearnerCode.Read<int>(learner, ClassName, "SmallestGen2Array");
+
+    /// <inheritdoc />
+    internal override void BeforeMeasuring(ExerciseCheck check)
+    {
+        _answer = check.Answer ?? throw new InvalidOperationException("The check passed without an answer.");
+        ExerciseParameters.Sizes = [_answer.Value - 1, _answer.Value];
+    }
+
+    /// <inheritdoc />
+    internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
+        => chapter.Where(r => r.Benchmark == nameof(ArrayPoolCost) && r.Strategy == nameof(ArrayPoolCost.Allocate) && r.PayloadBytes is 10_000 or 100_000);
+
+    /// <inheritdoc />
+    internal override string Label(MeasuredRow row) => row.Strategy == "Yours" ? $"new byte[{row.PayloadBytes:N0}] (yours)" : $"new byte[{row.PayloadBytes:N0}] ({row.Benchmark})";
+
+    /// <inheritdoc />
+    internal override Charts.PlotlyChart Chart(string title, IEnumerable<MeasuredRow> rows)
+    {
+        List<MeasuredRow> all = [.. rows.OrderBy(r => r.PayloadBytes)];
+        return Charts.Charts.Grouped(title, "array", "collections per 1,000 allocations", [.. all.Select(Label)], new Dictionary<string, double[]>
+        {
+            ["Gen0"] = [.. all.Select(r => r.Gen0)],
+            ["Gen2"] = [.. all.Select(r => r.Gen2)],
+        });
+    }
+}

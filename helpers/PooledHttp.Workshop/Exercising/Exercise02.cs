@@ -1,0 +1,88 @@
+using System.Reflection;
+using PooledHttp.Benchmarks;
+using PooledHttp.Measuring;
+using PooledHttp.Server;
+
+namespace PooledHttp.Exercising;
+
+/// <summary>Chapter 02's exercise: the read loop S0's single <c>ReadAsync</c> should have been.</summary>
+public sealed class Exercise02 : Exercise
+{
+    /// <inheritdoc />
+    public override string Id => "E02";
+
+    /// <inheritdoc />
+    public override string ClassName => "E02_ReadLoop";
+
+    /// <inheritdoc />
+    public override string Title => "write the read loop S0's single ReadAsync should have been";
+
+    /// <inheritdoc />
+    public override string Notebook => "02-the-5mb-download";
+
+    /// <summary>
+    /// Checks the learner's <c>E02_ReadLoop.ReadAsync</c>, then measures S0's known-length download with
+    /// it: a Content-Length, one rented array of that length, the learner's loop filling it.
+    /// </summary>
+    /// <param name="server">The notebook's server.</param>
+    /// <param name="size">The body size to measure, in bytes.</param>
+    public static ExerciseResult Run(LocalServer server, int size = 1024 * 1024)
+    {
+        ArgumentNullException.ThrowIfNull(server);
+        ExerciseParameters.Sizes = [size];
+        ExerciseParameters.Framings = [Framing.ContentLength];
+        return ExerciseRunner.Run(new Exercise02(), Exercise04.Server(server), typeof(Exercise02Benchmark));
+    }
+
+    /// <inheritdoc />
+    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
+        => CheckAsync(LearnerCode.Bind<ReadLoopExercise>(learner, ClassName, "ReadAsync"), cancellationToken);
+
+    /// <summary>The check itself, for any read loop: the tests hand it known-bad loops too.</summary>
+    internal static async Task<string> CheckAsync(ReadLoopExercise read, CancellationToken cancellationToken)
+    {
+        await TrickleAsync(read, body: 100_003, destination: 100_003, "a body that arrives a few bytes per read", cancellationToken).ConfigureAwait(false);
+        await TrickleAsync(read, body: 1_000, destination: 4_096, "a body that ends before the destination is full", cancellationToken).ConfigureAwait(false);
+        await TrickleAsync(read, body: 5_000, destination: 1_000, "a body longer than the destination", cancellationToken).ConfigureAwait(false);
+        await TrickleAsync(read, body: 10, destination: 0, "an empty destination", cancellationToken).ConfigureAwait(false);
+
+        await using LocalServer server = LocalServer.Start();
+        using var client = new HttpClient();
+        const int Size = 1024 * 1024 + 7;
+        using HttpResponseMessage response = await client.GetAsync(server.BytesUrl(Size, contentLength: true, writes: 64), HttpCompletionOption.ResponseHeadersRead, cancellationToken).ConfigureAwait(false);
+        await using Stream stream = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
+        byte[] array = new byte[Size];
+        int filled = await read(stream, array, cancellationToken).ConfigureAwait(false);
+        Expect(filled == Size && Payload.FirstMismatch(array) < 0, $"The local server's {Size:N0} B in 64 writes: read {filled:N0} B{(filled == Size ? $", but byte {Payload.FirstMismatch(array):N0} is wrong" : string.Empty)}.");
+        return "Fills the destination however few bytes each read returns; stops when the body ends or the destination is full, and reads no further; "
+            + $"and reads the local server's {Size:N0} B, sent in 64 writes, byte for byte.";
+    }
+
+    /// <inheritdoc />
+    internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
+        => chapter.Where(r => r.Benchmark == nameof(NaiveDownload) && SameCase(r, yours));
+
+    /// <inheritdoc />
+    internal override string Label(MeasuredRow row) => row.Strategy == "Yours" ? "S0's known length, your loop" : row.Label;
+
+    private static async Task TrickleAsync(ReadLoopExercise read, int body, int destination, string what, CancellationToken cancellationToken)
+    {
+        var stream = new TrickleStream(Payload.Get(body), maxPerRead: 7);
+        byte[] array = new byte[destination];
+        Array.Fill(array, TrackingArrayPool.Fresh);
+        int filled = await read(stream, array, cancellationToken).ConfigureAwait(false);
+        int expected = Math.Min(body, destination);
+        Expect(filled == expected, $"{what} ({body:N0} B into {destination:N0} B): returned {filled:N0}, expected {expected:N0}.");
+        Expect(stream.Position == expected, $"{what}: read {stream.Position:N0} B from the stream for a destination of {destination:N0} B. Read no further than the destination.");
+        int wrong = Payload.FirstMismatch(array.AsSpan(0, filled));
+        Expect(wrong < 0, $"{what}: byte {wrong:N0} is wrong. Does each read go after the bytes already read (destination[filled..])?");
+    }
+
+    private static void Expect(bool condition, string failure)
+    {
+        if (!condition)
+        {
+            throw new ExerciseCheckFailedException(failure);
+        }
+    }
+}

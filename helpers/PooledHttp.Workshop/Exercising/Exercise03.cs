@@ -1,0 +1,70 @@
+using System.Globalization;
+using System.Reflection;
+using PooledHttp.Benchmarks;
+using PooledHttp.Measuring;
+using PooledHttp.Server;
+
+namespace PooledHttp.Exercising;
+
+/// <summary>Chapter 03's exercise: count the books without buffering the body first.</summary>
+public sealed class Exercise03 : Exercise
+{
+    /// <inheritdoc />
+    public override string Id => "E03";
+
+    /// <inheritdoc />
+    public override string ClassName => "E03_StreamTheBooks";
+
+    /// <inheritdoc />
+    public override string Title => "count the books while the body streams in, never buffered whole";
+
+    /// <inheritdoc />
+    public override string Notebook => "03-httpcompletionoption";
+
+    /// <summary>Checks the learner's <c>E03_StreamTheBooks.CountAsync</c>, then measures it reading <paramref name="books"/> books from <paramref name="server"/>.</summary>
+    /// <param name="server">The notebook's server.</param>
+    /// <param name="books">How many books the API returns: S4 measured 5 and 250.</param>
+    public static ExerciseResult Run(LocalServer server, int books = 250)
+    {
+        ArgumentNullException.ThrowIfNull(server);
+        ExerciseParameters.Counts = [books];
+        return ExerciseRunner.Run(new Exercise03(), Exercise04.Server(server), typeof(Exercise03Benchmark));
+    }
+
+    /// <inheritdoc />
+    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
+        => CheckAsync(LearnerCode.Bind<BooksExercise>(learner, ClassName, "CountAsync"), cancellationToken);
+
+    /// <summary>The check itself, for any reader: the tests hand it known-bad readers too.</summary>
+    internal static async Task<string> CheckAsync(BooksExercise count, CancellationToken cancellationToken)
+    {
+        await using LocalServer server = LocalServer.Start();
+        foreach (int books in new[] { 0, 5, 250, 4_000 })
+        {
+            var observer = new ObservingHandler();
+            using var client = new HttpClient(observer);
+            int counted = await count(client, server.Url(string.Create(CultureInfo.InvariantCulture, $"books?count={books}")), cancellationToken).ConfigureAwait(false);
+            string what = $"{books:N0} books";
+            if (counted != books)
+            {
+                throw new ExerciseCheckFailedException($"{what}: counted {counted:N0}.");
+            }
+
+            if (observer.Responses.Any(r => r.Buffered))
+            {
+                throw new ExerciseCheckFailedException($"{what}: the body was buffered whole before you read it. Ask for ResponseHeadersRead, and read the content as a stream.");
+            }
+
+            if (observer.Responses.Any(r => !r.Disposed))
+            {
+                throw new ExerciseCheckFailedException($"{what}: the response was not disposed. With ResponseHeadersRead it holds the connection until you dispose it (chapter 03, section 6).");
+            }
+        }
+
+        return "Counts 0, 5, 250 and 4,000 books right, reading each body as a stream (never buffered whole) and disposing every response.";
+    }
+
+    /// <inheritdoc />
+    internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
+        => chapter.Where(r => r.Benchmark == nameof(CompletionOptions) && SameCase(r, yours));
+}

@@ -1,0 +1,163 @@
+using System.Diagnostics;
+using System.Reflection.Metadata;
+using System.Reflection.PortableExecutable;
+using System.Text.Json;
+using PooledHttp.Measuring;
+using PooledHttp.Notebooks;
+
+namespace PooledHttp.Exercising;
+
+/// <summary>
+/// What an exercise's <c>Run</c> call does from the notebook: build the exercises project, check the
+/// learner's code in a process of its own, and, when it passes, measure it with BenchmarkDotNet.
+/// </summary>
+/// <remarks>
+/// The kernel never loads the learner's assembly. Every call builds it afresh into
+/// <c>artifacts/exercises/</c>; the check process and the benchmark process each load that build, and
+/// both prove by its module id that they ran the build this call made. So an edit in the editor shows
+/// up on the next run of the cell, and a stale build is refused rather than measured.
+/// </remarks>
+public static class ExerciseRunner
+{
+    /// <summary>The variable that points the calls at another project with the same classes: the tests point it at the solutions.</summary>
+    public const string ProjectVariable = "POOLEDHTTP_EXERCISES_PROJECT";
+
+    /// <summary>The project the calls build: <c>exercises/PooledHttp.Exercises.csproj</c> unless <see cref="ProjectVariable"/> names another.</summary>
+    public static string Project => Environment.GetEnvironmentVariable(ProjectVariable) is { Length: > 0 } other
+        ? Path.GetFullPath(other)
+        : Path.Combine(WorkshopPaths.Root, "exercises", "PooledHttp.Exercises.csproj");
+
+    /// <summary>Builds, checks and, when the check passes, measures <paramref name="exercise"/>.</summary>
+    internal static ExerciseResult Run(Exercise exercise, IReadOnlyDictionary<string, string> environment, Type benchmark)
+    {
+        string project = Project;
+        var clock = Stopwatch.StartNew();
+        Console.WriteLine($"{exercise.Id} · building {Path.GetFileName(project)}...");
+        (string? assembly, string problems) = Build(project);
+        TimeSpan built = clock.Elapsed;
+        if (assembly is null)
+        {
+            return Finish(new ExerciseResult(exercise, new ExerciseCheck(ExerciseStatus.Failed, "The exercises project does not compile:" + Environment.NewLine + problems, Guid.Empty), null, built, TimeSpan.Zero, TimeSpan.Zero));
+        }
+
+        Guid build = ModuleId(assembly);
+        Console.WriteLine($"{exercise.Id} · checking {exercise.File}...");
+        ExerciseCheck check = Check(assembly, exercise);
+        TimeSpan checkedAt = clock.Elapsed;
+        if (check.Status != ExerciseStatus.Passed)
+        {
+            return Finish(new ExerciseResult(exercise, check, null, built, checkedAt - built, TimeSpan.Zero));
+        }
+
+        if (check.AssemblyId != build)
+        {
+            throw new InvalidOperationException($"The check ran build {check.AssemblyId}, not {build}, which this call made: another build overwrote {assembly}. Run the cell again.");
+        }
+
+        exercise.BeforeMeasuring(check);
+        var variables = new Dictionary<string, string>(environment)
+        {
+            [LearnerCode.AssemblyVariable] = assembly,
+            [LearnerCode.AssemblyIdVariable] = build.ToString(),
+        };
+        MeasurementResult measured = Measure.Run(exercise.Notebook, variables, benchmark);
+        return Finish(new ExerciseResult(exercise, check, measured, built, checkedAt - built, clock.Elapsed - checkedAt));
+    }
+
+    /// <summary>Records the verdict where the headless runner sums them up, and returns it.</summary>
+    private static ExerciseResult Finish(ExerciseResult result)
+    {
+        string folder = Path.Combine(WorkshopPaths.Output, "exercises");
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, result.Exercise.Id + ".json"), JsonSerializer.Serialize(new
+        {
+            result.Exercise.Id,
+            result.Exercise.File,
+            Status = result.Check.Status.ToString(),
+            result.Check.Message,
+        }));
+        return result;
+    }
+
+    /// <summary>Builds <paramref name="project"/> in Release into a folder of its own; the assembly's path, or null and the compiler's errors.</summary>
+    private static (string? Assembly, string Problems) Build(string project)
+    {
+        if (!File.Exists(project))
+        {
+            throw new FileNotFoundException($"The exercises project is not at {project}.", project);
+        }
+
+        string name = Path.GetFileNameWithoutExtension(project);
+        string output = Path.Combine(WorkshopPaths.Root, "artifacts", "exercises", name);
+        string assembly = Path.Combine(output, name + ".dll");
+        if (UpToDate(project, assembly))
+        {
+            return (assembly, string.Empty);
+        }
+
+        (int exit, string stdout, string stderr) = DotnetCli.RunAsync("dotnet", ["build", project, "-c", "Release", "-o", output, "--nologo", "-v", "q", "-clp:NoSummary"]).GetAwaiter().GetResult();
+        if (exit != 0)
+        {
+            // One line per distinct error, without MSBuild's project suffix: what the learner needs to fix.
+            IEnumerable<string> errors = (stdout + stderr).Split('\n')
+                .Where(line => line.Contains(": error ", StringComparison.Ordinal))
+                .Select(line => line.Split(" [", 2)[0].Trim())
+                .Distinct();
+            return (null, string.Join(Environment.NewLine, errors.DefaultIfEmpty(stdout + stderr)));
+        }
+
+        return (assembly, string.Empty);
+    }
+
+    /// <summary>
+    /// Whether the last build is newer than every source file of the project and than the workshop kit
+    /// this process loaded. A headless run of the series checks seven untouched stubs: skipping seven
+    /// builds that would change nothing saves about half a minute. Any edit makes a file newer, and builds.
+    /// </summary>
+    private static bool UpToDate(string project, string assembly)
+    {
+        if (!File.Exists(assembly))
+        {
+            return false;
+        }
+
+        DateTime built = File.GetLastWriteTimeUtc(assembly);
+        string folder = Path.GetDirectoryName(project)!;
+        string[] generated = [Path.Combine(folder, "bin") + Path.DirectorySeparatorChar, Path.Combine(folder, "obj") + Path.DirectorySeparatorChar];
+        IEnumerable<string> sources = Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories)
+            .Where(file => !generated.Any(file.StartsWith) && Path.GetExtension(file) is ".cs" or ".csproj" or ".props" or ".targets");
+        return File.GetLastWriteTimeUtc(typeof(Exercise).Assembly.Location) < built && sources.All(file => File.GetLastWriteTimeUtc(file) < built);
+    }
+
+    /// <summary>Runs the check process and reads its verdict; a process that runs too long is stopped and reported.</summary>
+    private static ExerciseCheck Check(string assembly, Exercise exercise)
+    {
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (string argument in new[] { assembly, "check", exercise.Id })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using Process process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the check process.");
+        Task<string> output = process.StandardOutput.ReadToEndAsync();
+        Task<string> error = process.StandardError.ReadToEndAsync();
+        if (!process.WaitForExit(ExerciseHost.Timeout))
+        {
+            process.Kill(entireProcessTree: true);
+            return new ExerciseCheck(ExerciseStatus.Failed, $"The check did not finish in {ExerciseHost.Timeout.TotalSeconds:0} s: is there a loop that never ends, or a read that waits for bytes that never come?", Guid.Empty);
+        }
+
+        string? verdict = output.Result.Split('\n').LastOrDefault(line => line.StartsWith(ExerciseCheck.Marker, StringComparison.Ordinal));
+        return verdict is null
+            ? new ExerciseCheck(ExerciseStatus.Failed, $"The check process ended (exit code {process.ExitCode}) without a verdict:{Environment.NewLine}{error.Result}{output.Result}".TrimEnd(), Guid.Empty)
+            : JsonSerializer.Deserialize<ExerciseCheck>(verdict[ExerciseCheck.Marker.Length..])!;
+    }
+
+    /// <summary>The module version id of the assembly at <paramref name="path"/>, read without loading it into this process.</summary>
+    private static Guid ModuleId(string path)
+    {
+        using var pe = new PEReader(File.OpenRead(path));
+        MetadataReader metadata = pe.GetMetadataReader();
+        return metadata.GetGuid(metadata.GetModuleDefinition().Mvid);
+    }
+}
