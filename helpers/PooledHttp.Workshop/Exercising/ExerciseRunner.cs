@@ -110,13 +110,15 @@ public static class ExerciseRunner
     }
 
     /// <summary>
-    /// Whether the last build is newer than every source file of the project and than the workshop kit
-    /// this process loaded. A headless run of the series checks seven untouched stubs: skipping seven
-    /// builds that would change nothing saves about half a minute. Any edit makes a file newer, and builds.
+    /// Whether the last build is newer than every source file of the project, and was built against the
+    /// same workshop kit this process loaded (same module id: builds are deterministic). A headless run
+    /// of the series checks seven untouched stubs: skipping seven builds that would change nothing saves
+    /// about a minute. Any edit makes a file newer, and builds.
     /// </summary>
     private static bool UpToDate(string project, string assembly)
     {
-        if (!File.Exists(assembly))
+        string kit = Path.Combine(Path.GetDirectoryName(assembly)!, Path.GetFileName(typeof(Exercise).Assembly.Location));
+        if (!File.Exists(assembly) || !File.Exists(kit) || ModuleId(kit) != typeof(Exercise).Assembly.ManifestModule.ModuleVersionId)
         {
             return false;
         }
@@ -124,9 +126,9 @@ public static class ExerciseRunner
         DateTime built = File.GetLastWriteTimeUtc(assembly);
         string folder = Path.GetDirectoryName(project)!;
         string[] generated = [Path.Combine(folder, "bin") + Path.DirectorySeparatorChar, Path.Combine(folder, "obj") + Path.DirectorySeparatorChar];
-        IEnumerable<string> sources = Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories)
-            .Where(file => !generated.Any(file.StartsWith) && Path.GetExtension(file) is ".cs" or ".csproj" or ".props" or ".targets");
-        return File.GetLastWriteTimeUtc(typeof(Exercise).Assembly.Location) < built && sources.All(file => File.GetLastWriteTimeUtc(file) < built);
+        return Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories)
+            .Where(file => !generated.Any(file.StartsWith) && Path.GetExtension(file) is ".cs" or ".csproj" or ".props" or ".targets")
+            .All(file => File.GetLastWriteTimeUtc(file) < built);
     }
 
     /// <summary>Runs the check process and reads its verdict; a process that runs too long is stopped and reported.</summary>
