@@ -51,6 +51,26 @@ public static class Downloads
     /// what the pooled read adds (the read size alone moves the runtime's allocations; see <see cref="PooledBodyReader.ReadSize"/>).</summary>
     private const int FloorReadSize = PooledBodyReader.ReadSize;
 
+    /// <summary>Starts <paramref name="concurrency"/> downloads at once and waits for all: chapter 07's batch.</summary>
+    /// <returns>The bodies' total length.</returns>
+    public static async Task<long> BatchAsync(int concurrency, Func<Task<int>> download)
+    {
+        ArgumentNullException.ThrowIfNull(download);
+        var batch = new Task<int>[concurrency];
+        for (int i = 0; i < batch.Length; i++)
+        {
+            batch[i] = download();
+        }
+
+        long total = 0;
+        foreach (int length in await Task.WhenAll(batch).ConfigureAwait(false))
+        {
+            total += length;
+        }
+
+        return total;
+    }
+
     /// <summary>The helpers' pooled read: the body lands in a rented array that goes back on dispose.</summary>
     /// <returns>The body's length.</returns>
     public static async Task<int> PooledReadAsync(HttpClient client, Uri url, ArrayPool<byte>? pool = null)

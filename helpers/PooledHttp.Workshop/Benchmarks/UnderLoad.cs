@@ -9,7 +9,8 @@ namespace PooledHttp.Benchmarks;
 /// </summary>
 public class UnderLoad : DownloadBenchmark
 {
-    private const int BodySize = 1024 * 1024;
+    /// <summary>The body of each download: S0's 1 MiB.</summary>
+    internal const int BodySize = 1024 * 1024;
     private Uri _url = null!;
 
     /// <summary>Downloads in flight at once.</summary>
@@ -18,30 +19,13 @@ public class UnderLoad : DownloadBenchmark
 
     /// <summary><c>SendAsync</c> + <c>ReadAsByteArrayAsync</c>, <see cref="Concurrency"/> at once.</summary>
     [Benchmark(Baseline = true)]
-    public Task<long> Naive() => BatchAsync(() => SendThenReadAsByteArrayAsync(_url));
+    public Task<long> Naive() => Downloads.BatchAsync(Concurrency, () => SendThenReadAsByteArrayAsync(_url));
 
     /// <summary>The helpers' pooled read, <see cref="Concurrency"/> at once.</summary>
     [Benchmark]
-    public Task<long> Pooled() => BatchAsync(() => PooledReadAsync(_url));
+    public Task<long> Pooled() => Downloads.BatchAsync(Concurrency, () => PooledReadAsync(_url));
 
     /// <inheritdoc />
     // With a Content-Length: chunked bodies from HttpListener add Nagle delays that would blur the times.
     protected override void Prepare() => _url = BenchmarkServer.Bytes(BodySize, contentLength: true);
-
-    private async Task<long> BatchAsync(Func<Task<int>> download)
-    {
-        var batch = new Task<int>[Concurrency];
-        for (int i = 0; i < batch.Length; i++)
-        {
-            batch[i] = download();
-        }
-
-        long total = 0;
-        foreach (int length in await Task.WhenAll(batch).ConfigureAwait(false))
-        {
-            total += length;
-        }
-
-        return total;
-    }
 }

@@ -116,5 +116,5 @@ internal static class DownloadChecks
         }
     }
 
-    private static string Bytes(long bytes) => bytes < 1024 ? string.Create(CultureInfo.InvariantCulture, $"{bytes} B") : string.Create(CultureInfo.InvariantCulture, $"{bytes:N0} B");
+    private static string Bytes(long bytes) => string.Create(CultureInfo.InvariantCulture, $"{bytes:N0} B");
 }

@@ -75,5 +75,5 @@ public abstract class Exercise
             && yours.Any(y => y.PayloadBytes == row.PayloadBytes && (row.Variant == y.Variant || (row.Variant.Length == 0 && y.Variant == nameof(Benchmarks.Framing.Chunked))));
 
     /// <summary>How a learner's row is named on a chart.</summary>
-    internal virtual string Label(MeasuredRow row) => row.Strategy == "Yours" ? $"yours ({Id}){(row.Variant.Length > 0 ? ", " + row.Variant : string.Empty)}" : row.Label;
+    internal virtual string Label(MeasuredRow row) => row.Strategy == ExerciseBenchmark.Strategy ? $"yours ({Id}){(row.Variant.Length > 0 ? ", " + row.Variant : string.Empty)}" : row.Label;
 }

@@ -81,7 +81,7 @@ public sealed class Exercise01 : Exercise
         => chapter.Where(r => r.Benchmark == nameof(ArrayPoolCost) && r.Strategy == nameof(ArrayPoolCost.Allocate) && r.PayloadBytes is 10_000 or 100_000);
 
     /// <inheritdoc />
-    internal override string Label(MeasuredRow row) => row.Strategy == "Yours" ? $"new byte[{row.PayloadBytes:N0}] (yours)" : $"new byte[{row.PayloadBytes:N0}] ({row.Benchmark})";
+    internal override string Label(MeasuredRow row) => row.Strategy == ExerciseBenchmark.Strategy ? $"new byte[{row.PayloadBytes:N0}] (yours)" : $"new byte[{row.PayloadBytes:N0}] ({row.Benchmark})";
 
     /// <inheritdoc />
     internal override Charts.PlotlyChart Chart(string title, IEnumerable<MeasuredRow> rows)

@@ -31,7 +31,7 @@ public sealed class Exercise02 : Exercise
         ArgumentNullException.ThrowIfNull(server);
         ExerciseParameters.Sizes = [size];
         ExerciseParameters.Framings = [Framing.ContentLength];
-        return ExerciseRunner.Run(new Exercise02(), Exercise04.Server(server), typeof(Exercise02Benchmark));
+        return ExerciseRunner.Run(new Exercise02(), server.EnvironmentVariables, typeof(Exercise02Benchmark));
     }
 
     /// <inheritdoc />
@@ -63,7 +63,7 @@ public sealed class Exercise02 : Exercise
         => chapter.Where(r => r.Benchmark == nameof(NaiveDownload) && SameCase(r, yours));
 
     /// <inheritdoc />
-    internal override string Label(MeasuredRow row) => row.Strategy == "Yours" ? "S0's known length, your loop" : row.Label;
+    internal override string Label(MeasuredRow row) => row.Strategy == ExerciseBenchmark.Strategy ? "S0's known length, your loop" : row.Label;
 
     private static async Task TrickleAsync(ReadLoopExercise read, int body, int destination, string what, CancellationToken cancellationToken)
     {

@@ -28,7 +28,7 @@ public sealed class Exercise03 : Exercise
     {
         ArgumentNullException.ThrowIfNull(server);
         ExerciseParameters.Counts = [books];
-        return ExerciseRunner.Run(new Exercise03(), Exercise04.Server(server), typeof(Exercise03Benchmark));
+        return ExerciseRunner.Run(new Exercise03(), server.EnvironmentVariables, typeof(Exercise03Benchmark));
     }
 
     /// <inheritdoc />

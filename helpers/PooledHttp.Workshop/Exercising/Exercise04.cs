@@ -36,7 +36,7 @@ public sealed class Exercise04 : Exercise
         ArgumentNullException.ThrowIfNull(server);
         ExerciseParameters.Sizes = [size];
         ExerciseParameters.Framings = [framing];
-        return ExerciseRunner.Run(new Exercise04(), Server(server), typeof(Exercise04Benchmark));
+        return ExerciseRunner.Run(new Exercise04(), server.EnvironmentVariables, typeof(Exercise04Benchmark));
     }
 
     /// <inheritdoc />
@@ -46,7 +46,4 @@ public sealed class Exercise04 : Exercise
     /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark is nameof(PooledPeers) or nameof(PooledSweep) && SameCase(r, yours));
-
-    /// <summary>The variables that point a benchmark at <paramref name="server"/>.</summary>
-    internal static Dictionary<string, string> Server(LocalServer server) => new() { [BenchmarkServer.AddressVariable] = server.BaseAddress.ToString() };
 }

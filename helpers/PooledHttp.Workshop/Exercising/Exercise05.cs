@@ -31,7 +31,7 @@ public sealed class Exercise05 : Exercise
     {
         ArgumentNullException.ThrowIfNull(server);
         ExerciseParameters.Sizes = [jsonBytes];
-        return ExerciseRunner.Run(new Exercise05(), Exercise04.Server(server), typeof(Exercise05Benchmark));
+        return ExerciseRunner.Run(new Exercise05(), server.EnvironmentVariables, typeof(Exercise05Benchmark));
     }
 
     /// <inheritdoc />

@@ -9,9 +9,6 @@ namespace PooledHttp.Exercising;
 /// <summary>Chapter 06's exercise: a request that goes over HTTP/2 without TLS (h2c), measured as S3's POST.</summary>
 public sealed class Exercise06 : Exercise
 {
-    /// <summary>S3's body size.</summary>
-    private const int BodySize = 100_000;
-
     /// <inheritdoc />
     public override string Id => "E06";
 
@@ -44,7 +41,7 @@ public sealed class Exercise06 : Exercise
         var sink = new Uri(server.Http2Address, "/sink");
         for (int attempt = 1; attempt <= 2; attempt++)
         {
-            using var content = new ByteArrayContent(new byte[BodySize]);
+            using var content = new ByteArrayContent(new byte[Http2Post.BodySize]);
             using HttpRequestMessage request = create(sink, content);
             if (request.Method != HttpMethod.Post || request.RequestUri != sink || !ReferenceEquals(request.Content, content))
             {
@@ -70,7 +67,7 @@ public sealed class Exercise06 : Exercise
             }
         }
 
-        return $"Two POSTs of {BodySize:N0} B, each a new message, went over HTTP/2 to a server that speaks nothing else, and came back 200.";
+        return $"Two POSTs of {Http2Post.BodySize:N0} B, each a new message, went over HTTP/2 to a server that speaks nothing else, and came back 200.";
     }
 
     /// <inheritdoc />

@@ -6,8 +6,7 @@ namespace PooledHttp.Exercising;
 /// <summary>S3's POST of 100,000 bytes over HTTP/2, with a new request built by the learner's <c>E06_Http2Request.Create</c> each time.</summary>
 public class Exercise06Benchmark : ExerciseBenchmark
 {
-    private const int BodySize = 100_000; // S3's body
-    private readonly byte[] _body = new byte[BodySize];
+    private readonly byte[] _body = new byte[Http2Post.BodySize];
     private RequestExercise _create = null!;
     private HttpMessageInvoker _invoker = null!;
     private Uri _sink = null!;
@@ -17,11 +16,7 @@ public class Exercise06Benchmark : ExerciseBenchmark
     public async Task<long> Yours()
     {
         using HttpRequestMessage request = _create(_sink, new ByteArrayContent(_body));
-        using HttpResponseMessage response = await _invoker.SendAsync(request, CancellationToken.None).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        Stream stream = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
-        await stream.CopyToAsync(Stream.Null).ConfigureAwait(false);
-        return response.Content.Headers.ContentLength ?? 0;
+        return await Http2Post.SendAsync(_invoker, request).ConfigureAwait(false);
     }
 
     /// <inheritdoc />

@@ -41,7 +41,7 @@ public sealed class Exercise07 : Exercise
         ArgumentNullException.ThrowIfNull(server);
         ArgumentOutOfRangeException.ThrowIfLessThan(inFlight, 1);
         ExerciseParameters.Counts = [inFlight];
-        return ExerciseRunner.Run(new Exercise07(), Exercise04.Server(server), typeof(Exercise07Benchmark));
+        return ExerciseRunner.Run(new Exercise07(), server.EnvironmentVariables, typeof(Exercise07Benchmark));
     }
 
     /// <inheritdoc />

@@ -10,6 +10,9 @@ namespace PooledHttp.Exercising;
 /// </summary>
 public abstract class ExerciseBenchmark : DownloadBenchmark
 {
+    /// <summary>The strategy name of the learner's rows: every exercise benchmark's one method is called <c>Yours</c>.</summary>
+    public const string Strategy = "Yours";
+
     /// <summary>The learner's build.</summary>
     protected Assembly Learner { get; private set; } = null!;
 

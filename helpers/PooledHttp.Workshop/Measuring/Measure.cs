@@ -46,7 +46,7 @@ public static class Measure
     public static MeasurementResult Run(string notebook, LocalServer server, IReadOnlyList<Job> jobs, params Type[] benchmarks)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return Run(notebook, new Dictionary<string, string> { [BenchmarkServer.AddressVariable] = server.BaseAddress.ToString() }, jobs, benchmarks);
+        return Run(notebook, server.EnvironmentVariables, jobs, benchmarks);
     }
 
     /// <summary>
@@ -105,7 +105,7 @@ public static class Measure
     /// on the command line wins, so this turns the server back on. Nothing measured changes: the
     /// compiler's output is the same, and the benchmark process runs after the build has finished.
     /// </summary>
-    internal static readonly MsBuildArgument SharedCompilation = new("/p:UseSharedCompilation=true");
+    private static readonly MsBuildArgument SharedCompilation = new("/p:UseSharedCompilation=true");
 
     /// <summary><paramref name="job"/> with the server's address in its environment and the compiler server on.</summary>
     private static Job ForThisRun(Job job, IReadOnlyDictionary<string, string> environment)

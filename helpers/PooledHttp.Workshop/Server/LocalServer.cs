@@ -57,6 +57,12 @@ public sealed class LocalServer : IAsyncDisposable
     /// <summary>The server's address, ending in a slash: <c>http://127.0.0.1:PORT/</c>.</summary>
     public Uri BaseAddress { get; }
 
+    /// <summary>The variables that point a benchmark process at this server (see <see cref="Benchmarks.BenchmarkServer"/>).</summary>
+    public IReadOnlyDictionary<string, string> EnvironmentVariables => new Dictionary<string, string>
+    {
+        [Benchmarks.BenchmarkServer.AddressVariable] = BaseAddress.ToString(),
+    };
+
     /// <summary>How many requests the server has answered or is answering.</summary>
     public int RequestCount => Volatile.Read(ref _nextRequestId);
 
