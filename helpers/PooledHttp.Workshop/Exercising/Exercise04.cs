@@ -5,7 +5,7 @@ using PooledHttp.Server;
 
 namespace PooledHttp.Exercising;
 
-/// <summary>Chapter 04's exercise: a pooled download of 16 MiB that allocates under 8 KB.</summary>
+/// <summary>Chapter 04's exercise: a pooled download of 16 MiB that allocates under 16 KB.</summary>
 public sealed class Exercise04 : Exercise
 {
     /// <inheritdoc />
@@ -15,17 +15,20 @@ public sealed class Exercise04 : Exercise
     public override string ClassName => "E04_PooledDownload";
 
     /// <inheritdoc />
-    public override string Title => "download 16 MiB while allocating under 8 KB";
+    public override string Title => "download 16 MiB while allocating under 16 KB";
 
     /// <inheritdoc />
     public override string Notebook => "04-pooled-buffers";
 
     /// <summary>
-    /// 8 KB. HttpClient itself, reading the body into one array it already has (chapter 04's floor),
-    /// allocated 2.6 to 5.1 KB per 16 MiB download on the 2-core workshop machine, and the worked
-    /// solution 4.2 to 4.8 KB: a 4 KB goal would fail correct code by noise.
+    /// 16 KB. HttpClient itself, reading the body into one array it already has (chapter 04's floor),
+    /// allocated 2.6 to 5.1 KB per 16 MiB download on the 2-core workshop machine, the library's pooled
+    /// read 4.1 to 7.9 KB across reference runs, and the worked solution 3.3 to 4.8 KB alone but 9.2 KB
+    /// once in CI with other tests running: a 16 MiB download takes about 100 ms, so an iteration
+    /// holds two or three of them and one stray allocation of a few KB shows whole. An 8 KB goal
+    /// failed correct code; 16 KB still fails a fresh 16 KiB read buffer per download.
     /// </summary>
-    public override long? AllocationTarget => 8 * 1024;
+    public override long? AllocationTarget => 16 * 1024;
 
     /// <summary>Checks the learner's <c>E04_PooledDownload.DownloadAsync</c>, then measures it downloading from <paramref name="server"/>.</summary>
     /// <param name="server">The notebook's server.</param>

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
+using System.Text;
 using System.Text.Json;
 using PooledHttp.Measuring;
 using PooledHttp.Notebooks;
@@ -19,6 +20,9 @@ namespace PooledHttp.Exercising;
 /// </remarks>
 public static class ExerciseRunner
 {
+    /// <summary>How long a check process that has printed its verdict gets to exit before it is stopped: shutting down takes milliseconds, and the verdict is already in.</summary>
+    private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(5);
+
     /// <summary>The variable that points the calls at another project with the same classes: the tests point it at the solutions.</summary>
     public const string ProjectVariable = "POOLEDHTTP_EXERCISES_PROJECT";
 
@@ -131,7 +135,11 @@ public static class ExerciseRunner
             .All(file => File.GetLastWriteTimeUtc(file) < built);
     }
 
-    /// <summary>Runs the check process and reads its verdict; a process that runs too long is stopped and reported.</summary>
+    /// <summary>
+    /// Runs the check process and reads its verdict. The verdict line counts as soon as it is printed: a
+    /// process that has printed it but is slow to exit is stopped, not waited for. A process that prints
+    /// nothing within <see cref="ExerciseHost.Timeout"/> is stopped and reported with what it did print.
+    /// </summary>
     private static ExerciseCheck Check(string assembly, Exercise exercise)
     {
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -140,19 +148,68 @@ public static class ExerciseRunner
             start.ArgumentList.Add(argument);
         }
 
-        using Process process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the check process.");
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> error = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(ExerciseHost.Timeout))
+        var printed = new StringBuilder();
+        var verdict = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var process = new Process { StartInfo = start };
+        process.OutputDataReceived += (_, line) =>
+        {
+            if (line.Data is null)
+            {
+                return;
+            }
+
+            if (line.Data.StartsWith(ExerciseCheck.Marker, StringComparison.Ordinal))
+            {
+                verdict.TrySetResult(line.Data[ExerciseCheck.Marker.Length..]);
+            }
+            else
+            {
+                lock (printed)
+                {
+                    printed.AppendLine(line.Data);
+                }
+            }
+        };
+        process.ErrorDataReceived += (_, line) =>
+        {
+            if (line.Data is not null)
+            {
+                lock (printed)
+                {
+                    printed.AppendLine(line.Data);
+                }
+            }
+        };
+
+        process.Start();
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+
+        Task exited = process.WaitForExitAsync();
+        bool settled = Task.WhenAny(verdict.Task, exited).Wait(ExerciseHost.Timeout);
+        if (!process.HasExited && !process.WaitForExit(ExitGrace))
         {
             process.Kill(entireProcessTree: true);
-            return new ExerciseCheck(ExerciseStatus.Failed, $"The check did not finish in {ExerciseHost.Timeout.TotalSeconds:0} s: is there a loop that never ends, or a read that waits for bytes that never come?", Guid.Empty);
+            process.WaitForExit(ExitGrace);
         }
 
-        string? verdict = output.Result.Split('\n').LastOrDefault(line => line.StartsWith(ExerciseCheck.Marker, StringComparison.Ordinal));
-        return verdict is null
-            ? new ExerciseCheck(ExerciseStatus.Failed, $"The check process ended (exit code {process.ExitCode}) without a verdict:{Environment.NewLine}{error.Result}{output.Result}".TrimEnd(), Guid.Empty)
-            : JsonSerializer.Deserialize<ExerciseCheck>(verdict[ExerciseCheck.Marker.Length..])!;
+        // An exit can be seen before the last line of output is: give the verdict a moment to arrive.
+        verdict.Task.Wait(settled ? ExitGrace : TimeSpan.Zero);
+
+        string said;
+        lock (printed)
+        {
+            said = printed.ToString().TrimEnd();
+        }
+
+        if (verdict.Task.IsCompleted)
+        {
+            return JsonSerializer.Deserialize<ExerciseCheck>(verdict.Task.Result)!;
+        }
+
+        return settled
+            ? new ExerciseCheck(ExerciseStatus.Failed, $"The check process ended (exit code {process.ExitCode}) without a verdict:{Environment.NewLine}{said}".TrimEnd(), Guid.Empty)
+            : new ExerciseCheck(ExerciseStatus.Failed, $"The check did not finish in {ExerciseHost.Timeout.TotalSeconds:0} s: is there a loop that never ends, or a read that waits for bytes that never come?" + (said.Length > 0 ? $"{Environment.NewLine}It printed:{Environment.NewLine}{said}" : string.Empty), Guid.Empty);
     }
 
     /// <summary>The module version id of the assembly at <paramref name="path"/>, read without loading it into this process.</summary>

@@ -120,7 +120,8 @@ public sealed class LocalServer : IAsyncDisposable
         await _reset.DisposeAsync().ConfigureAwait(false);
         try
         {
-            await _acceptLoop.ConfigureAwait(false);
+            // Bounded, like the handlers below: a closed listener ends the loop at once, and a stop must not hang on it if it does not.
+            await _acceptLoop.WaitAsync(TimeSpan.FromSeconds(10)).ConfigureAwait(false);
             await Task.WhenAll(_inFlight.Values).WaitAsync(TimeSpan.FromSeconds(10)).ConfigureAwait(false);
         }
         catch (TimeoutException)

@@ -66,16 +66,7 @@ public class ExerciseRunTests(ITestOutputHelper output)
     public void An_edit_between_two_runs_is_what_the_second_run_checks_and_measures()
     {
         // A copy of the exercises project with only exercise 01 in it, edited between runs as a learner would.
-        string folder = Path.Combine(Root, "artifacts", "exercise-edit-test");
-        if (Directory.Exists(folder))
-        {
-            Directory.Delete(folder, recursive: true);
-        }
-
-        Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, "EditedExercises.csproj"), File.ReadAllText(Path.Combine(Root, "exercises", "PooledHttp.Exercises.csproj"))
-            .Replace("../helpers/", Path.Combine(Root, "helpers") + "/", StringComparison.Ordinal));
-        File.Copy(Path.Combine(Root, "exercises", "Program.cs"), Path.Combine(folder, "Program.cs"));
+        string folder = CopyOfTheExercisesProject("exercise-edit-test");
         string file = Path.Combine(folder, "E01_LargeObjectThreshold.cs");
         void Answer(string value) => File.WriteAllText(file, $"namespace PooledHttp.Exercises;\npublic static class E01_LargeObjectThreshold\n{{\n    public static int SmallestGen2Array => {value};\n}}\n");
 
@@ -101,6 +92,39 @@ public class ExerciseRunTests(ITestOutputHelper output)
         Assert.Equal(ExerciseStatus.Failed, broken.Status);
         Assert.Contains("does not compile", broken.Check.Message, StringComparison.Ordinal);
         Assert.Contains("E01_LargeObjectThreshold.cs", broken.Check.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_check_process_that_prints_its_verdict_and_lingers_is_stopped_and_its_verdict_kept()
+    {
+        // A Program.cs that prints the verdict, then never exits: what a thread left running would do.
+        string folder = CopyOfTheExercisesProject("exercise-linger-test");
+        File.WriteAllText(Path.Combine(folder, "Program.cs"), "int code = await PooledHttp.Exercising.ExerciseHost.RunAsync(args, typeof(Program).Assembly);\nThread.Sleep(Timeout.Infinite);\nreturn code;\n");
+        File.WriteAllText(Path.Combine(folder, "E01_LargeObjectThreshold.cs"), "namespace PooledHttp.Exercises;\npublic static class E01_LargeObjectThreshold\n{\n    public static int SmallestGen2Array => 1_000;\n}\n");
+
+        using var scope = new Scope(project: Path.Combine(folder, "EditedExercises.csproj"));
+        ExerciseResult result = Exercise01.Run();
+        output.WriteLine(result.ToString());
+
+        // The verdict the process printed, not the timeout's: waiting for the exit would have ended in "did not finish".
+        Assert.Equal(ExerciseStatus.Failed, result.Status);
+        Assert.Contains("new byte[1,000] is born in Gen0", result.Check.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>A fresh copy of the exercises project's csproj and Program.cs under artifacts/, for a test to edit.</summary>
+    private static string CopyOfTheExercisesProject(string name)
+    {
+        string folder = Path.Combine(Root, "artifacts", name);
+        if (Directory.Exists(folder))
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "EditedExercises.csproj"), File.ReadAllText(Path.Combine(Root, "exercises", "PooledHttp.Exercises.csproj"))
+            .Replace("../helpers/", Path.Combine(Root, "helpers") + "/", StringComparison.Ordinal));
+        File.Copy(Path.Combine(Root, "exercises", "Program.cs"), Path.Combine(folder, "Program.cs"));
+        return folder;
     }
 
     private static async Task<IReadOnlyList<ExerciseResult>> RunAllAsync()
