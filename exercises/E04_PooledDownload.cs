@@ -7,7 +7,7 @@ namespace PooledHttp.Exercises;
 // Download url into arrays rented from pool, hand the whole body to received exactly once (one
 // span), return every array to the pool, and return the body's length. A body longer than maxBytes
 // must be refused with an exception before it is handed over. The goal of the measurement: a
-// 16 MiB chunked body for under 16 KB allocated per download (HttpClient alone costs 3 to 5 KB; the
+// 16 MiB chunked body for under 16 KiB allocated per download (HttpClient alone costs 3 to 5 KiB; the
 // goal leaves room for noise, so a fresh 16 KiB buffer per download still misses it).
 //
 // The check runs your code against bodies from 0 B to 1 MiB, chunked and with a Content-Length,

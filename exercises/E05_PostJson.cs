@@ -6,7 +6,7 @@ namespace PooledHttp.Exercises;
 //
 // POST books to url as JSON, with a Content-Length (not chunked), and return the number the
 // server answers with: the sink replies with the count of bytes it received, as text. The goal of
-// the measurement: about 2 MB of JSON for under 8 KB allocated per POST.
+// the measurement: about 2 MB (2,000,000 bytes) of JSON for under 8 KiB allocated per POST.
 //
 // The check reads back what went over the wire: it must be a JSON array of the same books, in
 // order, and its length must match the Content-Length you declared.

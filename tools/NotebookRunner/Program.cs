@@ -10,7 +10,8 @@ const string Help = """
 
       notebooks        .ipynb files to run, in the order given. None: every notebook under notebooks/, in name order.
       --quick          the quick measuring profile (fewer iterations, rougher times). For CI and dry runs.
-      --out DIR        where executed notebooks, charts (HTML, plotly.js embedded) and results (CSV) go. Default: artifacts/
+      --out DIR        where executed notebooks, charts (HTML, plotly.js embedded), results (CSV) and report.html
+                       (the whole run on one offline page) go. Default: artifacts/
       --cell-timeout   give up on a cell that runs longer than this many minutes (default 30).
       --help           this text.
 
@@ -115,6 +116,7 @@ foreach ((string notebook, string? failure, TimeSpan time) in summary)
 }
 
 ExerciseSummary.Print(verdicts, Console.Out);
+Console.WriteLine($"Report: {RunReport.Write(output, summary, quick ? "quick" : "default")} (every chapter's tables and charts, offline).");
 int failed = summary.Count(s => s.Failure is not null);
 Console.WriteLine($"{summary.Count - failed} passed, {failed} failed, in {total.Elapsed.TotalSeconds:0.0} s.");
 if (failed > 0)

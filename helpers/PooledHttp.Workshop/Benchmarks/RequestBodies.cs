@@ -13,8 +13,8 @@ namespace PooledHttp.Benchmarks;
 
 /// <summary>
 /// Chapter 05, after S2: one object POSTed as JSON to the local sink, built seven ways, at about
-/// 70 KB and about 2 MB of JSON. Two more methods only serialize, so the notebook can split a POST's
-/// time into serializing and sending.
+/// 70 KB and about 2 MB of JSON (decimal: 70,000 and 2,000,000 bytes). <see cref="SerializeThenSend"/>
+/// splits two of them into serializing and sending.
 /// </summary>
 public class RequestBodies : DownloadBenchmark
 {
@@ -48,27 +48,16 @@ public class RequestBodies : DownloadBenchmark
     [Benchmark]
     public async Task<long> SystemTextJson_ReadOnlyMemoryContent()
     {
-        using var buffer = new ArrayPoolBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            JsonSerializer.Serialize(writer, _books, PooledJson.Options);
-        }
-
-        var content = new ReadOnlyMemoryContent(buffer.WrittenMemory);
-        content.Headers.ContentType = new MediaTypeHeaderValue(MediaTypeNames.Application.Json) { CharSet = "utf-8" };
-        return await PostAsync(content).ConfigureAwait(false);
+        using var buffer = JsonBodies.ToBufferWriter(_books);
+        return await PostAsync(JsonBodies.AsJson(new ReadOnlyMemoryContent(buffer.WrittenMemory))).ConfigureAwait(false);
     }
 
     /// <summary>Serialized into a <see cref="RecyclableMemoryStream"/>, rewound, sent as <see cref="StreamContent"/>.</summary>
     [Benchmark]
     public async Task<long> RecyclableStreamAndStreamContent()
     {
-        using RecyclableMemoryStream stream = RecyclableStreams.Manager.GetStream();
-        JsonSerializer.Serialize(stream, _books, PooledJson.Options);
-        stream.Position = 0;
-        var content = new StreamContent(stream);
-        content.Headers.ContentType = new MediaTypeHeaderValue(MediaTypeNames.Application.Json) { CharSet = "utf-8" };
-        return await PostAsync(content).ConfigureAwait(false);
+        using RecyclableMemoryStream stream = JsonBodies.ToRecyclableStream(_books);
+        return await PostAsync(JsonBodies.AsJson(new StreamContent(stream))).ConfigureAwait(false);
     }
 
     /// <summary><see cref="JsonContent"/>: serializes while sending, chunked, with no Content-Length.</summary>
@@ -80,34 +69,12 @@ public class RequestBodies : DownloadBenchmark
     public async Task<long> PostAsJsonAsync()
     {
         using HttpResponseMessage response = await Client.PostAsJsonAsync(_sink, _books, PooledJson.Options).ConfigureAwait(false);
-        return await ReadCountAsync(response).ConfigureAwait(false);
+        return await JsonBodies.ReadCountAsync(response).ConfigureAwait(false);
     }
 
     /// <summary>The helpers' <see cref="PooledJsonContent"/>: serialized once into a pooled array, sent with a Content-Length.</summary>
     [Benchmark]
     public Task<long> PooledJsonContent() => PostAsync(Content.PooledJsonContent.Create(_books));
-
-    /// <summary>Only the serialization of <see cref="SystemTextJson_ReadOnlyMemoryContent"/>: no request.</summary>
-    [Benchmark]
-    public int SerializeOnly_BufferWriter()
-    {
-        using var buffer = new ArrayPoolBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            JsonSerializer.Serialize(writer, _books, PooledJson.Options);
-        }
-
-        return buffer.WrittenCount;
-    }
-
-    /// <summary>Only the serialization of <see cref="RecyclableStreamAndStreamContent"/>: no request.</summary>
-    [Benchmark]
-    public long SerializeOnly_RecyclableStream()
-    {
-        using RecyclableMemoryStream stream = RecyclableStreams.Manager.GetStream();
-        JsonSerializer.Serialize(stream, _books, PooledJson.Options);
-        return stream.Length;
-    }
 
     /// <inheritdoc />
     protected override void Prepare()
@@ -124,18 +91,5 @@ public class RequestBodies : DownloadBenchmark
         return Math.Max(1, jsonBytes / perBook);
     }
 
-    private async Task<long> PostAsync(HttpContent content)
-    {
-        using var request = new HttpRequestMessage(HttpMethod.Post, _sink) { Content = content };
-        using HttpResponseMessage response = await Client.SendAsync(request).ConfigureAwait(false);
-        return await ReadCountAsync(response).ConfigureAwait(false);
-    }
-
-    /// <summary>The sink answers with the number of bytes it received; a short body would show here.</summary>
-    private static async Task<long> ReadCountAsync(HttpResponseMessage response)
-    {
-        response.EnsureSuccessStatusCode();
-        return long.Parse(await response.Content.ReadAsStringAsync().ConfigureAwait(false), System.Globalization.CultureInfo.InvariantCulture);
-    }
-
+    private Task<long> PostAsync(HttpContent content) => JsonBodies.PostAsync(Client, _sink, content);
 }

@@ -7,7 +7,7 @@ namespace PooledHttp.Charts;
 public static class Charts
 {
     /// <summary>
-    /// Bytes allocated per operation for each strategy, on a log axis labelled in KB and MB. Published
+    /// Bytes allocated per operation for each strategy, on a log axis labelled in KiB and MiB. Published
     /// figures, when given, are a second series labelled as such.
     /// </summary>
     /// <param name="title">The chart's title.</param>
@@ -177,7 +177,7 @@ public static class Charts
             ["title"] = new JsonObject { ["text"] = title },
             ["type"] = "log",
             ["tickvals"] = PlotlyChart.Node(ticks),
-            ["ticktext"] = PlotlyChart.Node(ticks.Select(TimeUnits.Format).ToArray()),
+            ["ticktext"] = PlotlyChart.Node(ticks.Select(t => TimeUnits.Format(t)).ToArray()),
         };
     }
 
@@ -196,7 +196,7 @@ public static class Charts
         };
     }
 
-    /// <summary>A log axis whose ticks are powers of 4 bytes, labelled "1 KB", "4 KB", ... "16 MB".</summary>
+    /// <summary>A log axis whose ticks are powers of 4 bytes, labelled "1 KiB", "4 KiB", ... "16 MiB".</summary>
     private static JsonObject LogBytesAxis(string title, IEnumerable<double> values)
     {
         double[] positive = values.Where(v => v > 0).ToArray();

@@ -47,7 +47,7 @@ public sealed partial class PlotlyChart : IHtmlView
 
     /// <summary>
     /// A script element holding plotly.js's basic bundle (bar and scatter are all the series draws; about
-    /// 1.2 MB against 4.8 MB for the full bundle). Display it once per notebook, before any chart. The
+    /// 1.2 MiB against 4.8 MiB for the full bundle). Display it once per notebook, before any chart. The
     /// bundle assigns <c>window.Plotly</c> itself, so it also loads where RequireJS is on the page first, as
     /// in classic Jupyter.
     /// </summary>

@@ -10,7 +10,7 @@ namespace PooledHttp.Charts;
 /// <param name="Method">The source's benchmark name.</param>
 /// <param name="Runtime">The runtime the source measured on.</param>
 /// <param name="Payload">The payload size in bytes, or the source's word for it ("large").</param>
-/// <param name="AllocatedBytes">Bytes per operation, converted from the source's KB (1 KB = 1024 B).</param>
+/// <param name="AllocatedBytes">Bytes per operation, converted from the source's KB, which is BenchmarkDotNet's: 1,024 B.</param>
 /// <param name="MeanNs">The published mean time per operation in nanoseconds, when the source gave one.</param>
 public sealed record PublishedFigure(string Source, string Scenario, string Method, string Runtime, string Payload, long AllocatedBytes, double? MeanNs)
 {

@@ -2,12 +2,16 @@ using System.Globalization;
 
 namespace PooledHttp.Measuring;
 
-/// <summary>Byte counts for people: 1 KB = 1024 B, as BenchmarkDotNet prints them.</summary>
+/// <summary>
+/// Byte counts for people, in binary units with their binary names: 1 KiB = 1,024 B and 1 MiB =
+/// 1,048,576 B (BenchmarkDotNet computes the same, but calls them KB and MB). The workshop keeps KB
+/// and MB for decimal sizes only: the sources' round payloads, 70 KB = 70,000 B and 2 MB = 2,000,000 B.
+/// </summary>
 public static class ByteUnits
 {
-    private static readonly string[] Units = ["B", "KB", "MB", "GB"];
+    private static readonly string[] Units = ["B", "KiB", "MiB", "GiB"];
 
-    /// <summary>Formats <paramref name="bytes"/> as "512 B", "3.71 KB", "1.00 MB".</summary>
+    /// <summary>Formats <paramref name="bytes"/> as "512 B", "3.71 KiB", "4.95 MiB".</summary>
     public static string Format(double bytes)
     {
         int unit = 0;

@@ -168,9 +168,9 @@ public static class Measure
 
     /// <summary>
     /// Bytes per operation over every measured operation. BenchmarkDotNet's own per-operation figure
-    /// reports 0 whenever a run allocated 8 KB or less in total (a guard against the allocation
+    /// reports 0 whenever a run allocated 8 KiB or less in total (a guard against the allocation
     /// quantum of old runtimes), and a download that
-    /// takes 40 ms runs only a handful of operations in the quick profile: a 2.7 KB pooled read
+    /// takes 40 ms runs only a handful of operations in the quick profile: a 2.7 KiB pooled read
     /// then showed as "0 B". The precise counter this runtime has needs no such guard.
     /// </summary>
     private static long AllocatedPerOperation(BenchmarkCase benchmark, GcStats gc)

@@ -33,6 +33,9 @@ public sealed record MeasuredRow(
     public int RuntimeMajor
         => Runtime.StartsWith(".NET ", StringComparison.Ordinal) && Version.TryParse(Runtime[5..].Split(' ')[0], out Version? version) ? version.Major : 0;
 
+    /// <summary>The mean with its error, e.g. "9.07 ms ± 0.41 ms".</summary>
+    public string Time => TimeUnits.Format(MeanNs, ErrorNs);
+
     /// <summary>The strategy and its variant, as charts and tables label it.</summary>
     public string Label => Variant.Length == 0 ? Strategy : $"{Strategy} ({Variant})";
 }

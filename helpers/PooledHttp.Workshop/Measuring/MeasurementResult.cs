@@ -54,10 +54,10 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
-    /// <summary>An HTML table: strategy, size, runtime, allocated, collections, mean.</summary>
+    /// <summary>An HTML table: strategy, size, runtime, allocated, collections, mean and its error (half the 99.9% confidence interval).</summary>
     public string ToHtml()
     {
-        var html = new StringBuilder("<table><thead><tr><th>strategy</th><th>payload</th><th>runtime</th><th>allocated / op</th><th>Gen0</th><th>Gen1</th><th>Gen2</th><th>mean</th></tr></thead><tbody>");
+        var html = new StringBuilder("<table><thead><tr><th>strategy</th><th>payload</th><th>runtime</th><th>allocated / op</th><th>Gen0</th><th>Gen1</th><th>Gen2</th><th>mean</th><th>± error</th></tr></thead><tbody>");
         foreach (string[] cells in Cells())
         {
             html.Append("<tr>");
@@ -75,7 +75,7 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
     /// <summary>A fixed-width text table, for consoles and logs.</summary>
     public override string ToString()
     {
-        string[] header = ["strategy", "payload", "runtime", "allocated / op", "Gen0", "Gen1", "Gen2", "mean"];
+        string[] header = ["strategy", "payload", "runtime", "allocated / op", "Gen0", "Gen1", "Gen2", "mean", "± error"];
         List<string[]> all = [header, .. Cells()];
         int[] widths = Enumerable.Range(0, header.Length).Select(i => all.Max(r => r[i].Length)).ToArray();
         return string.Join(Environment.NewLine, all.Select(r => string.Join("  ", r.Select((c, i) => i == 0 ? c.PadRight(widths[i]) : c.PadLeft(widths[i])))));
@@ -91,6 +91,7 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
         Collections(r.Gen1),
         Collections(r.Gen2),
         TimeUnits.Format(r.MeanNs),
+        TimeUnits.Format(r.ErrorNs),
     });
 
     private static string Collections(double perThousand) => perThousand == 0 ? "-" : perThousand.ToString("0.####", CultureInfo.InvariantCulture);

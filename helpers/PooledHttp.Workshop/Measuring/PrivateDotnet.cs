@@ -18,7 +18,7 @@ namespace PooledHttp.Measuring;
 /// <c>shared/Microsoft.NETCore.App/&lt;version&gt;/</c>, are a shared framework like an installed one.</para>
 /// <para><b>Why a root of its own.</b> The dotnet host looks for frameworks beside itself, so a runtime
 /// can only be added next to a copy of the host. Everything else (SDK, packs, the installed frameworks)
-/// is linked, not copied, so the root costs the size of the fetched runtimes (about 70 MB each).</para>
+/// is linked, not copied, so the root costs the size of the fetched runtimes (about 70 MiB each).</para>
 /// <para><b>Cost.</b> The first call restores and copies (seconds per runtime, plus the download); later
 /// calls only check that the links are in place.</para>
 /// </remarks>

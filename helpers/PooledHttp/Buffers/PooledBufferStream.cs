@@ -280,7 +280,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         }
 
         // Double to keep the number of copies logarithmic, but never ask for more than the ceiling: a
-        // 10 MB limit should not make us ask for 16 MB for a 9 MB body.
+        // 10,000,000-byte limit should not make us ask for 16 MiB for a 9,000,000-byte body.
         long doubled = Math.Max((long)_buffer.Length * 2, MinimumRent);
         int newSize = (int)Math.Min(Math.Max(needed, doubled), Math.Min(Math.Max(ceiling, MaxLength), Array.MaxLength));
 

@@ -8,7 +8,11 @@ namespace PooledHttp.Content;
 /// </summary>
 public static class RecyclableStreams
 {
-    /// <summary>Small blocks: 128 KiB each, the library's default, below the LOH threshold's neighbourhood of cost.</summary>
+    /// <summary>
+/// Small blocks: 128 KiB each, the library's default. That is above the 85,000-byte large object
+/// threshold, so every block lives on the LOH; that is fine for arrays allocated once and reused for
+/// the life of the process, which is what a pool does with them.
+/// </summary>
     private const int BlockSize = 128 * 1024;
 
     /// <summary>Large buffers grow in 1 MiB steps, the library's default.</summary>

@@ -27,7 +27,7 @@ public static class PooledBodyReader
     /// The most asked of the body stream in one read. A larger request drains everything the socket holds,
     /// so the next read finds it empty and has to wait, and every wait allocates inside the runtime's
     /// content stream. Measured on the 2-core workshop machine, 64 MiB with a Content-Length into one
-    /// preallocated array: 3.4 to 4.0 KB per download reading 16 KiB at a time, 11.4 to 14.2 KB asking for
+    /// preallocated array: 3.4 to 4.0 KiB per download reading 16 KiB at a time, 11.4 to 14.2 KiB asking for
     /// the whole remainder, in about the same time (37 against 40 ms).
     /// </summary>
     public const int ReadSize = 16 * 1024;
@@ -39,7 +39,7 @@ public static class PooledBodyReader
     /// The most rented on the word of a Content-Length alone, before any body byte arrives. A declared
     /// length is a claim: a server that declares 2 GB and sends 10 bytes must not cost 2 GB. Past this the
     /// array grows as bytes arrive. The runtime's own buffering caps its up-front array the same way
-    /// (16 MB, dotnet/runtime PR #109642).
+    /// (16 MiB, dotnet/runtime PR #109642).
     /// </summary>
     public const int MaxUpFrontRent = 16 * 1024 * 1024;
 

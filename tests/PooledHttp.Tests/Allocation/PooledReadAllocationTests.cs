@@ -12,17 +12,17 @@ namespace PooledHttp.Tests.Allocation;
 /// </summary>
 public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper output) : IClassFixture<ServerFixture>
 {
-    /// <summary>Measured on the 2-core machine (.NET 10.0.12, Debug build of the helpers): 2.8 KB per
-    /// download at 64 KiB and 1 MiB, 3.0 to 5.3 KB at 16 MiB, chunked or not. The margin absorbs
+    /// <summary>Measured on the 2-core machine (.NET 10.0.12, Debug build of the helpers): 2.8 KiB per
+    /// download at 64 KiB and 1 MiB, 3.0 to 5.3 KiB at 16 MiB, chunked or not. The margin absorbs
     /// runtime and core-count differences; a regression to a body-sized allocation (64 KiB and up)
-    /// or to a pool that misses (tens of KB per download) still fails.</summary>
+    /// or to a pool that misses (tens of KiB per download) still fails.</summary>
     private const long BoundBytesPerOperation = 8 * 1024;
 
     /// <summary>
     /// SocketsHttpHandler's content stream allocates a small state machine each time a read finds the
     /// socket empty and has to wait, so even a pooled read grows a little with the body: measured 2.5 to
-    /// 2.8 KB at 1 MiB, 3.4 to 7.9 KB at 16 MiB and 11 to 16.7 KB at 64 MiB (Content-Length and chunked,
-    /// alone or beside other tests), about 0.1 to 0.25 KB per MiB. The runtime's own
+    /// 2.8 KiB at 1 MiB, 3.4 to 7.9 KiB at 16 MiB and 11 to 16.7 KiB at 64 MiB (Content-Length and chunked,
+    /// alone or beside other tests), about 0.1 to 0.25 KiB per MiB. The runtime's own
     /// <c>GetByteArrayAsync</c> shows the same growth beyond its array. 1 KiB per MiB is four times that;
     /// a body-sized allocation is still a thousand times more.
     /// </summary>
@@ -74,7 +74,7 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
 
         const long slack = 16 * 1024 * 1024; // the runtime's and the probe's own objects, far under one 64 MiB array
         Assert.True(bounded.HeapAfter <= BodyPool.MaxRetainedBytes + slack, $"heap after {bounded.HeapAfter:N0} B, budget {BodyPool.MaxRetainedBytes:N0} B");
-        // Measured 357 to 487 MB without the budget: how many of each size pile up depends on the interleaving.
+        // Measured 357 to 487 MiB without the budget: how many of each size pile up depends on the interleaving.
         Assert.True(unbounded.HeapAfter > 2 * BodyPool.MaxRetainedBytes, $"without the budget the pool should keep up to 512 MiB, the heap was {unbounded.HeapAfter:N0} B: the probe did not measure what it should");
     }
 

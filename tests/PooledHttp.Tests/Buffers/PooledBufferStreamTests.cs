@@ -62,8 +62,8 @@ public class PooledBufferStreamTests
     [Fact]
     public void Never_asks_the_pool_for_more_than_the_limit()
     {
-        // 9 MB written under a 10 MB limit: doubling alone would ask for 16 MiB. What the pool hands back
-        // is its business (a power-of-two pool rounds 10 MB up); what this stream asks for is not.
+        // 9 MB written under a 10 MB limit (decimal: 10,000,000 B): doubling alone would ask for 16 MiB. What
+        // the pool hands back is its business (a power-of-two pool rounds 10 MB up to 16 MiB); what this stream asks for is not.
         const int Limit = 10_000_000;
         var pool = new TrackingArrayPool();
         using (var stream = new PooledBufferStream(maxLength: Limit, pool: pool))

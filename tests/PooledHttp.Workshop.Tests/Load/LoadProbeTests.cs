@@ -24,7 +24,7 @@ public class LoadProbeTests(ServerFixture fixture) : IClassFixture<ServerFixture
             Assert.True(result.Gen0 >= 0 && result.Gen1 >= 0 && result.Gen2 >= 0 && result.GcPauseMs >= 0);
         }
 
-        // Naive: two bodies per download (measured 2.0x on .NET 10); pooled: a few KB per download.
+        // Naive: two bodies per download (measured 2.0x on .NET 10); pooled: a few KiB per download.
         Assert.True(naive.AllocatedBytes >= (long)Size * Downloads, $"naive allocated {naive.AllocatedBytes:N0}");
         Assert.True(pooled.AllocatedBytes < naive.AllocatedBytes / 20, $"pooled {pooled.AllocatedBytes:N0} against naive {naive.AllocatedBytes:N0}");
         Assert.Contains("<td>pooled</td>", LoadProbe.ToHtml([naive, pooled]), StringComparison.Ordinal);

@@ -17,10 +17,33 @@ public class MeasuringTests
     [Theory]
     [InlineData(0, "0 B")]
     [InlineData(1023, "1023 B")]
-    [InlineData(1024, "1 KB")]
-    [InlineData(3799, "3.71 KB")]
-    [InlineData(5_189_140, "4.95 MB")]
+    [InlineData(1024, "1 KiB")]
+    [InlineData(3799, "3.71 KiB")]
+    [InlineData(5_189_140, "4.95 MiB")]
     public void Bytes_are_formatted_in_binary_units(long bytes, string expected) => Assert.Equal(expected, ByteUnits.Format(bytes));
+
+    [Theory]
+    [InlineData(8.26, "8.26 ns")]
+    [InlineData(20_910, "20.91 us")]
+    [InlineData(-3_919_000, "-3.92 ms")]
+    public void Times_keep_their_sign_and_pick_a_short_unit(double nanoseconds, string expected) => Assert.Equal(expected, TimeUnits.Format(nanoseconds));
+
+    [Fact]
+    public void A_time_difference_within_its_error_is_inconclusive()
+    {
+        // Chapter 05's reference run with three iterations: serializing 2 MB through the buffer writer, 3,312 ± 12,273 us.
+        MeasuredRow writer = Rows[0] with { MeanNs = 3_312_000, ErrorNs = 12_273_000 };
+        MeasuredRow stream = Rows[0] with { MeanNs = 3_341_000, ErrorNs = 103_000 };
+        TimeDifference blurred = TimeDifference.Between(writer, stream);
+        Assert.False(blurred.IsResolved);
+        Assert.Equal(-29_000, blurred.Nanoseconds, precision: 6);
+        Assert.Equal(Math.Sqrt((12_273_000.0 * 12_273_000) + (103_000.0 * 103_000)), blurred.ErrorNanoseconds, precision: 3);
+        Assert.EndsWith("(within the error: inconclusive)", blurred.ToString(), StringComparison.Ordinal);
+
+        TimeDifference clear = TimeDifference.Between(writer with { ErrorNs = 30_000 }, stream with { MeanNs = 2_000_000, ErrorNs = 40_000 });
+        Assert.True(clear.IsResolved);
+        Assert.Equal("1.31 ms ± 50 us", clear.ToString());
+    }
 
     [Fact]
     public void Results_csv_round_trips_and_appends_without_repeating_the_header()
@@ -51,7 +74,7 @@ public class MeasuringTests
         string[] names = ((JsonArray)figure["data"]!).Select(t => (string)t!["name"]!).ToArray();
         Assert.Equal(["measured here, .NET 10.0.12", "published (S0, net8.0)"], names);
         Assert.Equal("log", (string?)figure["layout"]!["yaxis"]!["type"]);
-        Assert.Contains("1 KB", ((JsonArray)figure["layout"]!["yaxis"]!["ticktext"]!).Select(t => (string)t!));
+        Assert.Contains("1 KiB", ((JsonArray)figure["layout"]!["yaxis"]!["ticktext"]!).Select(t => (string)t!));
         Assert.Contains("pooledhttp-chart-", chart.ToHtml(), StringComparison.Ordinal);
     }
 
@@ -59,8 +82,8 @@ public class MeasuringTests
     public void Result_table_shows_every_row_in_text_and_html()
     {
         var result = new MeasurementResult(Rows);
-        Assert.Contains("66.1 KB", result.ToString(), StringComparison.Ordinal);
-        Assert.Contains("<td>2.27 KB</td>", result.ToHtml(), StringComparison.Ordinal);
+        Assert.Contains("66.1 KiB", result.ToString(), StringComparison.Ordinal);
+        Assert.Contains("<td>2.27 KiB</td>", result.ToHtml(), StringComparison.Ordinal);
         Assert.Equal(2_329, result.Get("Pooled").AllocatedBytes);
         Assert.Throws<KeyNotFoundException>(() => result.Get("Missing"));
     }

@@ -63,6 +63,17 @@ public class NotebookExecutionTests(ITestOutputHelper output)
             Assert.DoesNotContain("<link", html, StringComparison.Ordinal);
         });
 
+        // The run's one-page report: the chapter's heading, its tables and charts, plotly.js once, nothing fetched.
+        string report = File.ReadAllText(Path.Combine(outDir, "report.html"));
+        Assert.Contains($"<section id=\"{name}\">", report, StringComparison.Ordinal);
+        Assert.Contains("<table>", report, StringComparison.Ordinal);
+        Assert.Contains("pooledhttp-chart-", report, StringComparison.Ordinal);
+        Assert.Single(System.Text.RegularExpressions.Regex.Matches(report, "plotly.js \\(basic - minified\\) v"));
+        Assert.DoesNotMatch(@"<script[^>]*\ssrc=", report);
+        Assert.Contains($"{Environment.ProcessorCount} cores", report, StringComparison.Ordinal);
+        Assert.Contains("Runtimes measured: .NET ", report, StringComparison.Ordinal);
+        Assert.Contains("report.html", stdout, StringComparison.Ordinal);
+
         // The results CSV parses and holds one row per measured strategy (and size and runtime).
         IReadOnlyList<MeasuredRow> rows = ResultsCsv.Read(Path.Combine(outDir, "results", name + ".csv"));
         Assert.NotEmpty(rows);
@@ -167,5 +178,28 @@ public class NotebookExecutionTests(ITestOutputHelper output)
             Assert.True(link.Success, $"{series[i]}: the last cell links to no notebook");
             Assert.Equal(expected, link.Groups[1].Value);
         }
+    }
+
+    [Fact]
+    public void Every_glossary_term_is_linked_from_a_chapter_and_every_glossary_link_has_its_term()
+    {
+        // GitHub's anchors for "## Pool bucket" and "## Content-Length": lower case, spaces to hyphens.
+        string glossary = File.ReadAllText(Path.Combine(Root, "docs", "glossary.md"));
+        string[] anchors = glossary.Split('\n').Where(l => l.StartsWith("## ", StringComparison.Ordinal))
+            .Select(l => l[3..].Trim().ToLowerInvariant().Replace(' ', '-')).ToArray();
+        Assert.Contains("pool-bucket", anchors);
+
+        var linked = new HashSet<string>();
+        foreach (string path in Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb"))
+        {
+            foreach (System.Text.RegularExpressions.Match link in System.Text.RegularExpressions.Regex.Matches(File.ReadAllText(path), @"\]\(\.\./docs/glossary\.md#([a-z0-9-]+)\)"))
+            {
+                string anchor = link.Groups[1].Value;
+                Assert.True(anchors.Contains(anchor), $"{Path.GetFileName(path)} links to #{anchor}, which docs/glossary.md does not define");
+                linked.Add(anchor);
+            }
+        }
+
+        Assert.Empty(anchors.Except(linked));
     }
 }

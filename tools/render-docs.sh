@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Renders each chapter's main chart from a run's charts folder to docs/charts/NN.png, for the README's
+# series table. Use the reference run's charts:
+#   tools/render-docs.sh <run output>/charts
+# Each picture is tools/render-chart.sh of one saved chart: headless Chromium, networking off.
+set -euo pipefail
+charts=${1:?usage: $0 <charts folder of a run>}
+here=$(dirname "$(realpath "$0")")
+docs="$here/../docs/charts"
+# chapter -> the start of its main chart's file name (the runner names a chart file after its title)
+declare -A main=(
+  [00]="00-bytes-allocated-per-64-kib-download"
+  [01]="01-bytes-allocated-per-operation"
+  [02]="02-bytes-allocated-per-1-mib-download-by-runtime"
+  [03]="03-bytes-allocated-per-request-250-books"
+  [04]="04-bytes-allocated-per-download-1-kib-to-64-mib"
+  [05]="05-bytes-allocated-per-post-about-1-91-mib-of-json"
+  [06]="06-bytes-allocated-per-100-000-byte-post"
+  [07]="07-gen2-collections-per"
+  [08]="from-5-mb-to-a-few-kib"
+)
+mkdir -p "$docs"
+missing=0
+for chapter in $(printf '%s\n' "${!main[@]}" | sort); do
+  chart=$(ls "$charts/${main[$chapter]}"*.html 2>/dev/null | head -1 || true)
+  if [[ -z "$chart" ]]; then
+    echo "No chart for chapter $chapter in $charts (looked for ${main[$chapter]}*.html)" >&2
+    missing=1
+    continue
+  fi
+  "$here/render-chart.sh" "$chart" "$docs/$chapter.png" 1000 620
+done
+exit $missing
