@@ -1,3 +1,4 @@
+using PooledHttp.Measuring;
 using PooledHttp.Notebooks;
 
 namespace PooledHttp.Tests.Repository;
@@ -29,14 +30,14 @@ public class ReferenceFiguresTests
         }
 
         string bodies = Path.Combine(folder, "05-request-bodies.csv");
-        var rows = Measuring.ResultsCsv.Read(bodies).ToList();
-        Measuring.MeasuredRow pooled = rows.Single(r => r.Benchmark == "RequestBodies" && r.Strategy == "PooledJsonContent" && r.PayloadBytes == 2_000_000);
+        var rows = ResultsCsv.Read(bodies).ToList();
+        MeasuredRow pooled = rows.Single(r => r.Benchmark == "RequestBodies" && r.Strategy == "PooledJsonContent" && r.PayloadBytes == 2_000_000);
         rows[rows.IndexOf(pooled)] = pooled with { AllocatedBytes = pooled.AllocatedBytes * 2 };
         File.Delete(bodies);
-        Measuring.ResultsCsv.Append(bodies, rows);
+        ResultsCsv.Append(bodies, rows);
 
         string table = ReferenceFigures.Table(folder);
-        Assert.Contains($"pooled content {Measuring.ByteUnits.Format(pooled.AllocatedBytes * 2)}", table, StringComparison.Ordinal);
+        Assert.Contains($"pooled content {ByteUnits.Format(pooled.AllocatedBytes * 2)}", table, StringComparison.Ordinal);
         Assert.NotEqual(ReferenceFigures.Table(Path.Combine(Root, "data", "results", "reference")), table);
     }
 
@@ -45,5 +46,19 @@ public class ReferenceFiguresTests
     {
         var error = Assert.Throws<InvalidOperationException>(() => ReferenceFigures.Update("# no table here", Path.Combine(Root, "data", "results", "reference")));
         Assert.Contains(ReferenceFigures.Start, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Every_picture_the_readme_shows_is_committed_and_every_chapter_has_one()
+    {
+        string readme = File.ReadAllText(Path.Combine(Root, "README.md"));
+        string[] pictures = System.Text.RegularExpressions.Regex.Matches(readme, @"(?:<img src=""|!\[[^\]]*\]\()([^"")]+\.png)")
+            .Select(m => m.Groups[1].Value).ToArray();
+        Assert.All(pictures, picture => Assert.True(File.Exists(Path.Combine(Root, picture)), $"README shows {picture}, which is not committed"));
+        foreach (string notebook in Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb"))
+        {
+            string chapter = Path.GetFileName(notebook)[..2];
+            Assert.Contains($"docs/charts/{chapter}.png", pictures);
+        }
     }
 }
