@@ -99,20 +99,13 @@ public static class Measure
     }
 
     /// <summary>
-    /// BenchmarkDotNet builds every run with <c>/p:UseSharedCompilation=false</c>, so each build starts a
-    /// cold C# compiler: 10.7 s for one runtime's build on the 2-core workshop machine, against 3.9 s
-    /// when the compiler server the notebook's own build started is reused. A property given again later
-    /// on the command line wins, so this turns the server back on. Nothing measured changes: the
-    /// compiler's output is the same, and the benchmark process runs after the build has finished.
+    /// <paramref name="job"/> with the server's address in its environment, built by
+    /// <see cref="WorkshopToolchain"/> unless it names a toolchain of its own (an older runtime's).
     /// </summary>
-    private static readonly MsBuildArgument SharedCompilation = new("/p:UseSharedCompilation=true");
-
-    /// <summary><paramref name="job"/> with the server's address in its environment and the compiler server on.</summary>
     private static Job ForThisRun(Job job, IReadOnlyDictionary<string, string> environment)
     {
         Job withEnvironment = environment.Aggregate(job, (j, variable) => j.WithEnvironmentVariable(variable.Key, variable.Value));
-        IReadOnlyList<Argument> arguments = job.HasValue(InfrastructureMode.ArgumentsCharacteristic) ? job.Infrastructure.Arguments : [];
-        return withEnvironment.WithArguments([.. arguments, SharedCompilation]);
+        return job.HasValue(InfrastructureMode.ToolchainCharacteristic) ? withEnvironment : withEnvironment.WithToolchain(WorkshopToolchain.ForThisRuntime);
     }
 
     private static void ThrowIfFailed(Summary summary, ProgressLogger progress)

@@ -29,7 +29,7 @@ public static class Runtimes
             jobs.Add(OnRuntime(job, major, dotnet));
         }
 
-        // The running runtime keeps BenchmarkDotNet's default toolchain: the installed SDK, as every other chapter.
+        // The running runtime is built by the installed SDK, as in every other chapter (Measure gives it its toolchain).
         jobs.Add(job.WithId($"{job.Id}-net{Environment.Version.Major}"));
         return jobs;
     }
@@ -63,7 +63,7 @@ public static class Runtimes
                 9 => CoreRuntime.Core90,
                 _ => CoreRuntime.CreateForNewVersion(moniker, $".NET {major}.0"),
             })
-            .WithToolchain(AnySdkToolchain.From(settings))
+            .WithToolchain(WorkshopToolchain.From(settings))
             .WithId($"{job.Id}-net{major}");
     }
 }
