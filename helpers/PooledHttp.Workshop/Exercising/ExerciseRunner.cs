@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Reflection.Metadata;
-using System.Reflection.PortableExecutable;
 using System.Text;
 using System.Text.Json;
 using PooledHttp.Measuring;
@@ -44,7 +42,7 @@ public static class ExerciseRunner
             return Finish(new ExerciseResult(exercise, new ExerciseCheck(ExerciseStatus.Failed, "The exercises project does not compile:" + Environment.NewLine + problems, Guid.Empty), null, built, TimeSpan.Zero, TimeSpan.Zero));
         }
 
-        Guid build = ModuleId(assembly);
+        Guid build = BuildOutput.ModuleId(assembly);
         Console.WriteLine($"{exercise.Id} · checking {exercise.File}...");
         ExerciseCheck check = Check(assembly, exercise);
         TimeSpan checkedAt = clock.Elapsed;
@@ -94,7 +92,9 @@ public static class ExerciseRunner
         string name = Path.GetFileNameWithoutExtension(project);
         string output = Path.Combine(WorkshopPaths.Root, "artifacts", "exercises", name);
         string assembly = Path.Combine(output, name + ".dll");
-        if (UpToDate(project, assembly))
+        // A headless run of the series checks seven untouched stubs: skipping the builds that would
+        // change nothing saves about a minute.
+        if (BuildOutput.IsCurrent(Path.GetDirectoryName(project)!, assembly))
         {
             return (assembly, string.Empty);
         }
@@ -111,28 +111,6 @@ public static class ExerciseRunner
         }
 
         return (assembly, string.Empty);
-    }
-
-    /// <summary>
-    /// Whether the last build is newer than every source file of the project, and was built against the
-    /// same workshop kit this process loaded (same module id: builds are deterministic). A headless run
-    /// of the series checks seven untouched stubs: skipping seven builds that would change nothing saves
-    /// about a minute. Any edit makes a file newer, and builds.
-    /// </summary>
-    private static bool UpToDate(string project, string assembly)
-    {
-        string kit = Path.Combine(Path.GetDirectoryName(assembly)!, Path.GetFileName(typeof(Exercise).Assembly.Location));
-        if (!File.Exists(assembly) || !File.Exists(kit) || ModuleId(kit) != typeof(Exercise).Assembly.ManifestModule.ModuleVersionId)
-        {
-            return false;
-        }
-
-        DateTime built = File.GetLastWriteTimeUtc(assembly);
-        string folder = Path.GetDirectoryName(project)!;
-        string[] generated = [Path.Combine(folder, "bin") + Path.DirectorySeparatorChar, Path.Combine(folder, "obj") + Path.DirectorySeparatorChar];
-        return Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories)
-            .Where(file => !generated.Any(file.StartsWith) && Path.GetExtension(file) is ".cs" or ".csproj" or ".props" or ".targets")
-            .All(file => File.GetLastWriteTimeUtc(file) < built);
     }
 
     /// <summary>
@@ -210,13 +188,5 @@ public static class ExerciseRunner
         return settled
             ? new ExerciseCheck(ExerciseStatus.Failed, $"The check process ended (exit code {process.ExitCode}) without a verdict:{Environment.NewLine}{said}".TrimEnd(), Guid.Empty)
             : new ExerciseCheck(ExerciseStatus.Failed, $"The check did not finish in {ExerciseHost.Timeout.TotalSeconds:0} s: is there a loop that never ends, or a read that waits for bytes that never come?" + (said.Length > 0 ? $"{Environment.NewLine}It printed:{Environment.NewLine}{said}" : string.Empty), Guid.Empty);
-    }
-
-    /// <summary>The module version id of the assembly at <paramref name="path"/>, read without loading it into this process.</summary>
-    private static Guid ModuleId(string path)
-    {
-        using var pe = new PEReader(File.OpenRead(path));
-        MetadataReader metadata = pe.GetMetadataReader();
-        return metadata.GetGuid(metadata.GetModuleDefinition().Mvid);
     }
 }

@@ -24,13 +24,19 @@ public sealed class LoadProbe
     {
         string project = Path.Combine(WorkshopPaths.Root, "tools", "LoadProbe", "LoadProbe.csproj");
         string output = Path.Combine(WorkshopPaths.Root, "artifacts", "loadprobe");
+        string assembly = Path.Combine(output, "LoadProbe.dll");
+        if (BuildOutput.IsCurrent(Path.GetDirectoryName(project)!, assembly))
+        {
+            return new LoadProbe(assembly); // a build that would change nothing costs MSBuild several seconds
+        }
+
         (int exit, string stdout, string stderr) = await DotnetCli.RunAsync($"build \"{project}\" -c Release -o \"{output}\" --nologo -v quiet").ConfigureAwait(false);
         if (exit != 0)
         {
             throw new InvalidOperationException($"Building the load probe failed:{Environment.NewLine}{stdout}{stderr}");
         }
 
-        return new LoadProbe(Path.Combine(output, "LoadProbe.dll"));
+        return new LoadProbe(assembly);
     }
 
     /// <summary>Runs <paramref name="downloads"/> downloads of <paramref name="url"/>, <paramref name="concurrency"/> at a time, in a fresh process.</summary>

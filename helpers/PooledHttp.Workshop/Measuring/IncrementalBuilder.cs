@@ -33,7 +33,7 @@ internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
     private static readonly TimeSpan LockRetry = TimeSpan.FromMilliseconds(200);
 
     /// <summary>Machine-wide, so kernels in different folders of the same clone wait for each other too.</summary>
-    private static readonly string LockPath = Path.Combine(Path.GetTempPath(), "pooledhttp", "benchmark-build.lock");
+    internal static readonly string LockPath = Path.Combine(Path.GetTempPath(), "pooledhttp", "benchmark-build.lock");
 
     /// <summary>Lines of the build's output a failure message keeps.</summary>
     private const int TailLines = 30;

@@ -1,0 +1,89 @@
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Toolchains.Results;
+using PooledHttp.Benchmarks;
+using PooledHttp.Measuring;
+using PooledHttp.Tests.Support;
+
+namespace PooledHttp.Tests.Measuring;
+
+/// <summary>
+/// The builder the workshop gives BenchmarkDotNet: driven here through BenchmarkDotNet's own generator,
+/// on a real benchmark class, as a run drives it.
+/// </summary>
+[Collection(SerialTests.Name)] // builds the kit in Release, as the notebooks' own build does
+public sealed class IncrementalBuilderTests : IDisposable
+{
+    private readonly List<string> _generated = [];
+
+    [Fact]
+    public void A_run_compiles_its_generated_program_and_builds_the_kit_in_the_kits_own_folders()
+    {
+        (GenerateResult generated, BuildResult built) = GenerateAndBuild(TimeSpan.FromMinutes(5));
+
+        Assert.True(built.IsBuildSuccess, built.ErrorMessage);
+        Assert.True(File.Exists(generated.ArtifactsPaths.ExecutablePath), "the program BenchmarkDotNet's executor starts");
+        // BenchmarkDotNet's own builder passed IntermediateOutputPath on the command line: the kit was then
+        // compiled again, from nothing, under the run's folder on every run.
+        string runObj = Path.Combine(generated.ArtifactsPaths.BuildArtifactsDirectoryPath, "obj");
+        Assert.Empty(Directory.GetFiles(runObj, "PooledHttp*.dll", SearchOption.AllDirectories));
+        string kitObj = Path.Combine(PooledHttp.Tests.Repository.RepositoryTests.FindRoot(), "helpers", "PooledHttp.Workshop", "obj", "Release", $"net{Environment.Version.Major}.0", "PooledHttp.Workshop.dll");
+        Assert.True(File.Exists(kitObj), $"the kit compiles in its own obj folder: {kitObj}");
+        // The program copies the kit beside itself, as for any project reference.
+        Assert.True(File.Exists(Path.Combine(generated.ArtifactsPaths.BinariesDirectoryPath, "PooledHttp.Workshop.dll")));
+    }
+
+    [Fact]
+    public void A_program_that_does_not_compile_fails_the_build_with_the_compilers_message()
+    {
+        (GenerateResult generated, BuildResult built) = GenerateAndBuild(TimeSpan.FromMinutes(5), corrupt: true);
+
+        Assert.False(built.IsBuildSuccess);
+        Assert.Contains("error CS", built.ErrorMessage, StringComparison.Ordinal);
+        Assert.Contains(generated.ArtifactsPaths.ProjectFilePath, built.ErrorMessage, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_build_waits_for_the_lock_and_fails_clearly_when_another_build_holds_it_too_long()
+    {
+        Directory.CreateDirectory(Path.GetDirectoryName(IncrementalBuilder.LockPath)!);
+        BuildResult built;
+        using (new FileStream(IncrementalBuilder.LockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None))
+        {
+            (_, built) = GenerateAndBuild(TimeSpan.FromSeconds(1));
+        }
+
+        Assert.False(built.IsBuildSuccess);
+        Assert.Contains("Another benchmark build held", built.ErrorMessage, StringComparison.Ordinal);
+    }
+
+    public void Dispose()
+    {
+        foreach (string folder in _generated.Where(Directory.Exists))
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    private (GenerateResult Generated, BuildResult Built) GenerateAndBuild(TimeSpan timeout, bool corrupt = false)
+    {
+        WorkshopToolchain toolchain = WorkshopToolchain.ForThisRuntime;
+        IConfig config = ManualConfig.CreateEmpty()
+            .AddJob(MeasurementProfile.Quick.WithToolchain(toolchain))
+            .WithBuildTimeout(timeout);
+        BenchmarkRunInfo info = BenchmarkConverter.TypeToBenchmarks(typeof(IntroDownload), config);
+        var partition = new BuildPartition([new BenchmarkBuildInfo(info.BenchmarksCases[0], info.Config, 0)], BenchmarkRunnerClean.DefaultResolver);
+        var logger = new AccumulationLogger();
+
+        GenerateResult generated = toolchain.Generator.GenerateProject(partition, logger, Path.Combine(Path.GetTempPath(), "pooledhttp-tests"));
+        _generated.Add(generated.ArtifactsPaths.BuildArtifactsDirectoryPath);
+        Assert.True(generated.IsGenerateSuccess, generated.GenerateException?.ToString());
+        if (corrupt)
+        {
+            File.AppendAllText(generated.ArtifactsPaths.ProgramCodePath, "\nthis is not C#\n");
+        }
+
+        return (generated, toolchain.Builder.Build(generated, partition, logger));
+    }
+}
