@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using PooledHttp.Measuring;
 
 namespace PooledHttp.Benchmarks;
 
@@ -11,8 +12,11 @@ public class NaiveDownload : DownloadBenchmark
     private Uri _url = null!;
 
     /// <summary>The body size in bytes: 16 KiB to 16 MiB, S0's 1 MiB in the middle.</summary>
-    [Params(16 * 1024, 256 * 1024, 1024 * 1024, 16 * 1024 * 1024)]
+    [ParamsSource(nameof(Sizes))]
     public int Size { get; set; }
+
+    /// <summary>The sizes measured; the quick profile leaves out 256 KiB.</summary>
+    public static IEnumerable<int> Sizes => MeasurementProfile.Sizes([16 * 1024, 256 * 1024, 1024 * 1024, 16 * 1024 * 1024], leftOutWhenQuick: 256 * 1024);
 
     /// <summary>Chunked (S0's server) or with a Content-Length.</summary>
     [Params(Framing.Chunked, Framing.ContentLength)]

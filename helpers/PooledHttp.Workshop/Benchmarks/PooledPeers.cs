@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using BenchmarkDotNet.Attributes;
+using PooledHttp.Measuring;
 using CommunityToolkit.HighPerformance.Buffers;
 using Microsoft.IO;
 using PooledHttp.Content;
@@ -22,8 +23,11 @@ public class PooledPeers : DownloadBenchmark
     private byte[] _floor = null!;
 
     /// <summary>The body size in bytes.</summary>
-    [Params(64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024)]
+    [ParamsSource(nameof(Sizes))]
     public int Size { get; set; }
+
+    /// <summary>64 KiB to 64 MiB; the quick profile leaves out 16 MiB.</summary>
+    public static IEnumerable<int> Sizes => MeasurementProfile.Sizes([64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024], leftOutWhenQuick: 16 * 1024 * 1024);
 
     /// <summary>Chunked, or with a Content-Length.</summary>
     [Params(Framing.Chunked, Framing.ContentLength)]

@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using PooledHttp.Measuring;
 
 namespace PooledHttp.Benchmarks;
 
@@ -11,8 +12,11 @@ public class PooledSweep : DownloadBenchmark
     private Uri _url = null!;
 
     /// <summary>The body size in bytes, 1 KiB to 64 MiB (the largest array <see cref="Buffers.BodyPool"/> keeps).</summary>
-    [Params(1024, 16 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024)]
+    [ParamsSource(nameof(Sizes))]
     public int Size { get; set; }
+
+    /// <summary>The sizes measured; the quick profile leaves out 16 KiB and 256 KiB.</summary>
+    public static IEnumerable<int> Sizes => MeasurementProfile.Sizes([1024, 16 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024], leftOutWhenQuick: [16 * 1024, 256 * 1024]);
 
     /// <summary><c>SendAsync</c> (body buffered) then <c>ReadAsByteArrayAsync</c> (copied out).</summary>
     [Benchmark(Baseline = true)]

@@ -1,4 +1,8 @@
+using BenchmarkDotNet.Characteristics;
 using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Environments;
+using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.Results;
@@ -15,6 +19,9 @@ namespace PooledHttp.Tests.Measuring;
 [Collection(SerialTests.Name)] // builds the kit in Release, as the notebooks' own build does
 public sealed class IncrementalBuilderTests : IDisposable
 {
+    /// <summary>The resolver BenchmarkDotNet's runner gives a build partition (its own is internal).</summary>
+    private static readonly IResolver Resolver = new CompositeResolver(EnvironmentResolver.Instance, InfrastructureResolver.Instance, EngineResolver.Instance);
+
     private readonly List<string> _generated = [];
 
     [Fact]
@@ -73,7 +80,7 @@ public sealed class IncrementalBuilderTests : IDisposable
             .AddJob(MeasurementProfile.Quick.WithToolchain(toolchain))
             .WithBuildTimeout(timeout);
         BenchmarkRunInfo info = BenchmarkConverter.TypeToBenchmarks(typeof(IntroDownload), config);
-        var partition = new BuildPartition([new BenchmarkBuildInfo(info.BenchmarksCases[0], info.Config, 0)], BenchmarkRunnerClean.DefaultResolver);
+        var partition = new BuildPartition([new BenchmarkBuildInfo(info.BenchmarksCases[0], info.Config, 0)], Resolver);
         var logger = new AccumulationLogger();
 
         GenerateResult generated = toolchain.Generator.GenerateProject(partition, logger, Path.Combine(Path.GetTempPath(), "pooledhttp-tests"));

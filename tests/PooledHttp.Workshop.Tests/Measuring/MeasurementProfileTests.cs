@@ -1,0 +1,49 @@
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Running;
+using PooledHttp.Benchmarks;
+using PooledHttp.Measuring;
+using PooledHttp.Tests.Support;
+
+namespace PooledHttp.Tests.Measuring;
+
+[Collection(SerialTests.Name)] // sets the profile variable, which the whole process reads
+public class MeasurementProfileTests
+{
+    [Theory]
+    [InlineData(null, 40)] // 4 sizes × 2 framings × 5 strategies
+    [InlineData("quick", 30)] // 16 MiB left out
+    public void BenchmarkDotNet_reads_the_profiles_sizes_when_it_builds_the_cases(string? profile, int cases)
+    {
+        string? before = Environment.GetEnvironmentVariable(MeasurementProfile.Variable);
+        Environment.SetEnvironmentVariable(MeasurementProfile.Variable, profile);
+        try
+        {
+            BenchmarkRunInfo info = BenchmarkConverter.TypeToBenchmarks(typeof(PooledPeers), ManualConfig.CreateEmpty().AddJob(MeasurementProfile.CurrentJob));
+            Assert.Equal(cases, info.BenchmarksCases.Length);
+            bool hasSixteen = info.BenchmarksCases.Any(c => (int)c.Parameters["Size"] == 16 * 1024 * 1024);
+            Assert.Equal(profile is null, hasSixteen);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(MeasurementProfile.Variable, before);
+        }
+    }
+
+    [Fact]
+    public void The_quick_profile_leaves_out_only_the_sizes_it_names_and_keeps_their_order()
+    {
+        string? before = Environment.GetEnvironmentVariable(MeasurementProfile.Variable);
+        try
+        {
+            Environment.SetEnvironmentVariable(MeasurementProfile.Variable, "quick");
+            Assert.Equal([16 * 1024, 1024 * 1024, 16 * 1024 * 1024], NaiveDownload.Sizes);
+            Assert.Equal([1024, 1024 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024], PooledSweep.Sizes);
+            Environment.SetEnvironmentVariable(MeasurementProfile.Variable, "default");
+            Assert.Equal([16 * 1024, 256 * 1024, 1024 * 1024, 16 * 1024 * 1024], NaiveDownload.Sizes);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(MeasurementProfile.Variable, before);
+        }
+    }
+}
