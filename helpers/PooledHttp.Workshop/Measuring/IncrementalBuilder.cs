@@ -1,11 +1,11 @@
 using System.Diagnostics;
-using System.Text;
 using BenchmarkDotNet.Characteristics;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains;
 using BenchmarkDotNet.Toolchains.Results;
+using PooledHttp.Notebooks;
 
 namespace PooledHttp.Measuring;
 
@@ -46,7 +46,8 @@ internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
         ArgumentNullException.ThrowIfNull(logger);
 
         ArtifactsPaths paths = generateResult.ArtifactsPaths;
-        string arguments = $"build \"{paths.ProjectFilePath}\" -c {buildPartition.BuildConfiguration} -nologo -v:q -m:1 -p:UseSharedCompilation=true{JobArguments(buildPartition)}";
+        string[] arguments = ["build", paths.ProjectFilePath, "-c", buildPartition.BuildConfiguration, "-nologo", "-v:q", "-m:1", "-p:UseSharedCompilation=true", .. JobArguments(buildPartition)];
+        string command = $"{dotnet ?? "dotnet"} {string.Join(' ', arguments)}";
         var clock = Stopwatch.StartNew();
         using FileStream? held = WaitForLock(buildPartition.Timeout, logger);
         if (held is null)
@@ -54,14 +55,23 @@ internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
             return BuildResult.Failure(generateResult, $"Another benchmark build held {LockPath} for longer than {buildPartition.Timeout.TotalSeconds:0} s.");
         }
 
-        logger.WriteLineInfo($"// start {dotnet ?? "dotnet"} {arguments} in {paths.BuildArtifactsDirectoryPath}");
-        (int? exitCode, string output) = Run(arguments, paths.BuildArtifactsDirectoryPath, buildPartition.Timeout);
-        logger.WriteLineInfo($"// build took {clock.Elapsed.TotalSeconds:0.0} s and exited with {exitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "a timeout"}");
+        logger.WriteLineInfo($"// start {command}");
+        int exitCode;
+        string output;
+        try
+        {
+            (exitCode, string stdout, string stderr) = DotnetCli.RunAsync(dotnet ?? "dotnet", arguments, buildPartition.Timeout, ChildEnvironment).GetAwaiter().GetResult();
+            output = stdout + stderr;
+        }
+        catch (TimeoutException timeout)
+        {
+            return BuildResult.Failure(generateResult, $"{command}: {Tail(timeout.Message)}");
+        }
 
+        logger.WriteLineInfo($"// build took {clock.Elapsed.TotalSeconds:0.0} s and exited with {exitCode}");
         if (exitCode != 0)
         {
-            string why = exitCode is null ? $"did not finish in {buildPartition.Timeout.TotalSeconds:0} s" : $"failed with exit code {exitCode}";
-            return BuildResult.Failure(generateResult, $"dotnet {arguments} {why}:{Environment.NewLine}{Tail(output)}");
+            return BuildResult.Failure(generateResult, $"{command} failed with exit code {exitCode}:{Environment.NewLine}{Tail(output)}");
         }
 
         return File.Exists(paths.ExecutablePath)
@@ -69,64 +79,15 @@ internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
             : BuildResult.Failure(generateResult, $"The build succeeded but {paths.ExecutablePath} is missing: the generated project's output path no longer matches BenchmarkDotNet's.");
     }
 
-    /// <summary>The MSBuild arguments a job names (<see cref="MsBuildArgument"/>), each with a leading space.</summary>
-    private static string JobArguments(BuildPartition buildPartition)
+    /// <summary>A named dotnet sees that root's runtimes only, as BenchmarkDotNet arranges for a custom dotnet.</summary>
+    private IReadOnlyDictionary<string, string>? ChildEnvironment => dotnet is null ? null : new Dictionary<string, string> { ["DOTNET_MULTILEVEL_LOOKUP"] = "0" };
+
+    /// <summary>The MSBuild arguments a job names (<see cref="MsBuildArgument"/>).</summary>
+    private static IEnumerable<string> JobArguments(BuildPartition buildPartition)
     {
         Job job = buildPartition.RepresentativeBenchmarkCase.Job;
         IReadOnlyList<Argument> arguments = job.ResolveValue(InfrastructureMode.ArgumentsCharacteristic, buildPartition.Resolver) ?? [];
-        return string.Concat(arguments.OfType<MsBuildArgument>().Select(a => " " + a.TextRepresentation));
-    }
-
-    private (int? ExitCode, string Output) Run(string arguments, string workingDirectory, TimeSpan timeout)
-    {
-        var start = new ProcessStartInfo(dotnet ?? "dotnet", arguments)
-        {
-            WorkingDirectory = workingDirectory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        if (dotnet is not null)
-        {
-            start.Environment["DOTNET_MULTILEVEL_LOOKUP"] = "0"; // that root's runtimes only, as BenchmarkDotNet does for a custom dotnet
-        }
-
-        var output = new StringBuilder();
-        using var process = new Process { StartInfo = start };
-        process.OutputDataReceived += (_, e) => Append(output, e.Data);
-        process.ErrorDataReceived += (_, e) => Append(output, e.Data);
-        process.Start();
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        if (!process.WaitForExit(timeout))
-        {
-            process.Kill(entireProcessTree: true);
-            return (null, Snapshot(output));
-        }
-
-        process.WaitForExit(); // drains the output events
-        return (process.ExitCode, Snapshot(output));
-    }
-
-    private static void Append(StringBuilder output, string? line)
-    {
-        if (line is null)
-        {
-            return;
-        }
-
-        lock (output)
-        {
-            output.AppendLine(line);
-        }
-    }
-
-    private static string Snapshot(StringBuilder output)
-    {
-        lock (output)
-        {
-            return output.ToString();
-        }
+        return arguments.OfType<MsBuildArgument>().Select(a => a.TextRepresentation);
     }
 
     private static string Tail(string output)

@@ -29,7 +29,7 @@ public class RequestBodiesTests
             instance.Setup();
             Book[] books = Book.Catalogue(RequestBodies.BooksFor(70_000));
             long json = JsonSerializer.SerializeToUtf8Bytes(books, PooledJson.Options).Length;
-            long protobuf = BookMessages.From(books).CalculateSize();
+            long protobuf = BookMessages.SizeOf(books);
 
             MethodInfo[] posts = benchmark.GetMethods().Where(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null && m.ReturnType == typeof(Task<long>)).ToArray();
             Assert.NotEmpty(posts);
