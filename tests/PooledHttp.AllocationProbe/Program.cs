@@ -9,7 +9,7 @@ using PooledHttp.Buffers;
 
 if (args.Length < 2)
 {
-    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|pooled-unbounded|floor|bytearray <url>[,<url>...] [iterations] [warm-ups] [parallel]");
+    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|pooled-4-per-size|floor|bytearray <url>[,<url>...] [iterations] [warm-ups] [parallel]");
     return 2;
 }
 
@@ -22,14 +22,14 @@ int warmups = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture)
 int parallel = args.Length > 4 ? int.Parse(args[4], CultureInfo.InvariantCulture) : 1;
 
 using var client = new HttpClient();
-// BodyPool before it had a budget: the same sizes and arrays per size, kept for the life of the process.
-ArrayPool<byte> unbounded = ArrayPool<byte>.Create(BodyPool.MaxArrayLength, BodyPool.ArraysPerSize);
+// The body pool as it first was: four arrays per size and no budget, kept for the life of the process.
+ArrayPool<byte> fourPerSize = ArrayPool<byte>.Create(BodyPool.MaxArrayLength, 4);
 // Only the floor needs its buffers; allocated for the others they would count in the heap figure.
 byte[][] floorBuffers = strategy == "floor" ? [.. Enumerable.Range(0, parallel).Select(_ => new byte[64 * 1024 * 1024])] : [];
 Func<Uri, int, Task<int>> download = strategy switch
 {
     "pooled" => (url, _) => Downloads.PooledReadAsync(client, url),
-    "pooled-unbounded" => (url, _) => Downloads.PooledReadAsync(client, url, unbounded),
+    "pooled-4-per-size" => (url, _) => Downloads.PooledReadAsync(client, url, fourPerSize),
     "floor" => (url, slot) => Downloads.FloorAsync(client, url, floorBuffers[slot]),
     "bytearray" => async (url, _) => (await client.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
     _ => throw new ArgumentException($"unknown strategy '{strategy}'"),

@@ -1,26 +1,26 @@
-// Usage: LoadProbe naive|pooled <url> <concurrency> <downloads>
-// Downloads <url> <downloads> times with <concurrency> downloads in flight, after a warm-up, and
-// prints one JSON line (PooledHttp.Load.LoadResult) describing what that cost this process.
+// Usage: LoadProbe <strategy> <url> <body size> <in flight> <downloads>
+// Downloads <url> <downloads> times with <in flight> downloads at once, after a warm-up, checks every body
+// byte for byte, and prints one JSON line (PooledHttp.Load.LoadResult) describing what that cost this process.
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
-using PooledHttp.Benchmarks;
+using PooledHttp.Buffers;
 using PooledHttp.Load;
 
-if (args.Length != 4 || args[0] is not ("naive" or "pooled")
+if (args.Length != 5 || !LoadStrategies.Names.Contains(args[0])
     || !Uri.TryCreate(args[1], UriKind.Absolute, out Uri? url)
-    || !int.TryParse(args[2], CultureInfo.InvariantCulture, out int concurrency) || concurrency < 1
-    || !int.TryParse(args[3], CultureInfo.InvariantCulture, out int downloads) || downloads < concurrency)
+    || !int.TryParse(args[2], CultureInfo.InvariantCulture, out int bodySize) || bodySize < 0
+    || !int.TryParse(args[3], CultureInfo.InvariantCulture, out int concurrency) || concurrency < 1
+    || !int.TryParse(args[4], CultureInfo.InvariantCulture, out int downloads) || downloads < concurrency)
 {
-    Console.Error.WriteLine("usage: LoadProbe naive|pooled <url> <concurrency> <downloads>   (downloads >= concurrency >= 1)");
+    Console.Error.WriteLine($"usage: LoadProbe {string.Join('|', LoadStrategies.Names)} <url> <body size> <in flight> <downloads>   (downloads >= in flight >= 1)");
     return 2;
 }
 
 string strategy = args[0];
+// As many connections as downloads in flight (the handler's default is unlimited): each body has its own.
 using var client = new HttpClient();
-Func<Task<int>> once = strategy == "pooled"
-    ? () => Downloads.PooledReadAsync(client, url)
-    : () => Downloads.SendThenReadAsByteArrayAsync(client, url);
+(object? pool, Func<Task<int>> once) = LoadStrategies.Create(strategy, client, url, concurrency, bodySize);
 
 async Task<long> RunAsync(int total)
 {
@@ -46,18 +46,27 @@ long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
 var clock = Stopwatch.StartNew();
 long received = await RunAsync(downloads).ConfigureAwait(false);
 clock.Stop();
+long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+int gen0After = GC.CollectionCount(0), gen1After = GC.CollectionCount(1), gen2After = GC.CollectionCount(2);
+TimeSpan paused = GC.GetTotalPauseDuration() - pausedBefore;
 
 var result = new LoadResult(
     Strategy: strategy,
     Concurrency: concurrency,
     Downloads: downloads,
     BytesReceived: received,
-    AllocatedBytes: GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore,
-    Gen0: GC.CollectionCount(0) - gen0,
-    Gen1: GC.CollectionCount(1) - gen1,
-    Gen2: GC.CollectionCount(2) - gen2,
-    GcPauseMs: (GC.GetTotalPauseDuration() - pausedBefore).TotalMilliseconds,
+    AllocatedBytes: allocated,
+    Gen0: gen0After - gen0,
+    Gen1: gen1After - gen1,
+    Gen2: gen2After - gen2,
+    GcPauseMs: paused.TotalMilliseconds,
     ElapsedMs: clock.Elapsed.TotalMilliseconds,
-    PeakWorkingSetBytes: Process.GetCurrentProcess().PeakWorkingSet64);
+    PeakWorkingSetBytes: Process.GetCurrentProcess().PeakWorkingSet64)
+{
+    // What the process keeps once the load is over: its pool's free arrays and little else.
+    HeapAfterBytes = GC.GetTotalMemory(forceFullCollection: true),
+    PoolRetainedBytes = (pool as BoundedArrayPool)?.RetainedBytes,
+};
+GC.KeepAlive(pool);
 Console.WriteLine(JsonSerializer.Serialize(result));
 return 0;

@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.Json;
 using PooledHttp.Measuring;
 using PooledHttp.Notebooks;
+using PooledHttp.Server;
 
 namespace PooledHttp.Load;
 
@@ -39,40 +40,60 @@ public sealed class LoadProbe
         return new LoadProbe(assembly);
     }
 
-    /// <summary>Runs <paramref name="downloads"/> downloads of <paramref name="url"/>, <paramref name="concurrency"/> at a time, in a fresh process.</summary>
+    /// <summary>
+    /// Runs <paramref name="downloads"/> downloads of <paramref name="size"/> bytes from <paramref name="server"/>,
+    /// <paramref name="concurrency"/> at a time, in a fresh process, and records how many bodies the server was
+    /// really writing at once (<see cref="LoadResult.PeakOverlap"/>).
+    /// </summary>
+    /// <param name="strategy">One of <see cref="LoadStrategies.Names"/>.</param>
+    /// <param name="server">The server, in this process.</param>
+    /// <param name="size">The body size.</param>
+    /// <param name="contentLength">Bodies with a Content-Length; chunked otherwise.</param>
+    /// <param name="concurrency">Downloads in flight at once.</param>
+    /// <param name="downloads">Downloads measured after the warm-up.</param>
+    /// <param name="pace">How the server spreads each body over time; one write when <see langword="null"/>,
+    /// which on loopback means downloads started together finish one after another.</param>
     /// <exception cref="InvalidOperationException">The probe failed; the message holds its error output.</exception>
-    public async Task<LoadResult> RunAsync(string strategy, Uri url, int concurrency, int downloads)
+    public async Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace = null)
     {
-        ArgumentNullException.ThrowIfNull(url);
-        string arguments = string.Create(CultureInfo.InvariantCulture, $"\"{_dll}\" {strategy} {url} {concurrency} {downloads}");
-        (int exit, string stdout, string stderr) = await DotnetCli.RunAsync(arguments).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(server);
+        Uri url = pace is { } paced ? server.PacedBytesUrl(size, contentLength, paced) : server.BytesUrl(size, contentLength);
+        string[] arguments = [_dll, strategy, url.ToString(), Invariant(size), Invariant(concurrency), Invariant(downloads)];
+        server.BodiesInFlight.ResetPeak();
+        (int exit, string stdout, string stderr) = await DotnetCli.RunAsync("dotnet", arguments, ProbeTimeout).ConfigureAwait(false);
+        int overlap = server.BodiesInFlight.ResetPeak();
         if (exit != 0)
         {
             throw new InvalidOperationException($"The load probe ({strategy}, {concurrency} in flight) failed with exit code {exit}:{Environment.NewLine}{stderr}{stdout}");
         }
 
-        return JsonSerializer.Deserialize<LoadResult>(stdout.Trim())
+        LoadResult result = JsonSerializer.Deserialize<LoadResult>(stdout.Trim())
                ?? throw new InvalidOperationException($"The load probe printed no result: {stdout}");
+        return result with { BodySize = size, ContentLength = contentLength, PeakOverlap = overlap };
     }
+
+    /// <summary>Long enough for 512 paced downloads of 16 MiB one at a time; a probe that takes longer is stuck.</summary>
+    private static readonly TimeSpan ProbeTimeout = TimeSpan.FromMinutes(10);
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 
     /// <summary>An HTML table of <paramref name="results"/>.</summary>
     public static string ToHtml(IEnumerable<LoadResult> results)
     {
-        var html = new StringBuilder("<table><thead><tr><th>strategy</th><th>in flight</th><th>downloads</th><th>allocated / download</th><th>Gen0</th><th>Gen1</th><th>Gen2</th><th>GC pause</th><th>pause share</th><th>throughput</th><th>peak working set</th></tr></thead><tbody>");
+        var html = new StringBuilder("<table><thead><tr><th>strategy</th><th>body</th><th>in flight</th><th>peak overlap</th><th>downloads</th><th>allocated / download</th><th>Gen0</th><th>Gen1</th><th>Gen2</th><th>GC pause</th><th>throughput</th><th>peak working set</th><th>heap after</th></tr></thead><tbody>");
         foreach (LoadResult r in results)
         {
             string[] cells =
             [
-                r.Strategy, r.Concurrency.ToString(CultureInfo.InvariantCulture), r.Downloads.ToString(CultureInfo.InvariantCulture),
-                ByteUnits.Format((double)r.AllocatedBytes / r.Downloads), r.Gen0.ToString(CultureInfo.InvariantCulture),
-                r.Gen1.ToString(CultureInfo.InvariantCulture), r.Gen2.ToString(CultureInfo.InvariantCulture),
-                string.Create(CultureInfo.InvariantCulture, $"{r.GcPauseMs:0.#} ms"), string.Create(CultureInfo.InvariantCulture, $"{r.PausePercent:0.#}%"),
-                string.Create(CultureInfo.InvariantCulture, $"{r.ThroughputMiBps:0} MiB/s"), ByteUnits.Format(r.PeakWorkingSetBytes),
+                r.Strategy, ByteUnits.Format(r.BodySize) + (r.ContentLength ? ", length" : ", chunked"),
+                Invariant(r.Concurrency), Invariant(r.PeakOverlap), Invariant(r.Downloads),
+                ByteUnits.Format(r.AllocatedPerDownload), Invariant(r.Gen0), Invariant(r.Gen1), Invariant(r.Gen2),
+                string.Create(CultureInfo.InvariantCulture, $"{r.GcPauseMs:0.#} ms"),
+                string.Create(CultureInfo.InvariantCulture, $"{r.ThroughputMiBps:0} MiB/s"), ByteUnits.Format(r.PeakWorkingSetBytes), ByteUnits.Format(r.HeapAfterBytes),
             ];
             html.Append("<tr>").AppendJoin(string.Empty, cells.Select(c => "<td>" + WebUtility.HtmlEncode(c) + "</td>")).Append("</tr>");
         }
 
         return html.Append("</tbody></table>").ToString();
     }
-
 }

@@ -18,7 +18,10 @@ internal static class Endpoints
     /// <summary>The chunk of <c>/slow</c> when the request names none.</summary>
     private const int DefaultSlowChunk = 1024;
 
-    public static async Task HandleAsync(HttpListenerContext context, CancellationToken stopping)
+    /// <summary>The pause between the writes of <c>/bytes</c> when the request asks for several and names no delay.</summary>
+    private const int DefaultWriteDelayMs = 1;
+
+    public static async Task HandleAsync(HttpListenerContext context, TransferGauge bodies, CancellationToken stopping)
     {
         HttpListenerRequest request = context.Request;
         HttpListenerResponse response = context.Response;
@@ -28,7 +31,7 @@ internal static class Endpoints
         switch (path)
         {
             case "/bytes":
-                await BytesAsync(response, Int(query, "size"), Bool(query, "length"), Int(query, "writes", 1, min: 1), Int(query, "skip", 0, max: Payload.Period - 1), stopping).ConfigureAwait(false);
+                await BytesAsync(response, Int(query, "size"), Bool(query, "length"), Int(query, "writes", 1, min: 1), Int(query, "delayMs", DefaultWriteDelayMs, max: 10_000), Int(query, "skip", 0, max: Payload.Period - 1), bodies, stopping).ConfigureAwait(false);
                 break;
             case "/books":
                 byte[] json = Book.CatalogueJson(Int(query, "count", max: 1_000_000));
@@ -59,7 +62,7 @@ internal static class Endpoints
         }
     }
 
-    private static async Task BytesAsync(HttpListenerResponse response, int size, bool contentLength, int writes, int skip, CancellationToken stopping)
+    private static async Task BytesAsync(HttpListenerResponse response, int size, bool contentLength, int writes, int delayMs, int skip, TransferGauge bodies, CancellationToken stopping)
     {
         ReadOnlyMemory<byte> payload = Payload.Get(size + skip).AsMemory(skip);
         response.ContentType = "application/octet-stream";
@@ -72,17 +75,29 @@ internal static class Endpoints
             response.SendChunked = true;
         }
 
-        // Several writes, each flushed, reach the client as separate reads: what a real network does
-        // to a body, and what a single ReadAsync cannot cope with.
+        // Several writes, each flushed and followed by a pause, reach the client as separate reads spread
+        // over time: what a real network does to a body, what a single ReadAsync cannot cope with, and what
+        // makes downloads started together really overlap.
         int chunk = Math.Max(1, (size + writes - 1) / writes);
-        for (int offset = 0; offset < size; offset += chunk)
+        bodies.Enter();
+        try
         {
-            await response.OutputStream.WriteAsync(payload.Slice(offset, Math.Min(chunk, size - offset)), stopping).ConfigureAwait(false);
-            if (writes > 1)
+            for (int offset = 0; offset < size; offset += chunk)
             {
-                await response.OutputStream.FlushAsync(stopping).ConfigureAwait(false);
-                await Task.Delay(1, stopping).ConfigureAwait(false);
+                await response.OutputStream.WriteAsync(payload.Slice(offset, Math.Min(chunk, size - offset)), stopping).ConfigureAwait(false);
+                if (writes > 1)
+                {
+                    await response.OutputStream.FlushAsync(stopping).ConfigureAwait(false);
+                    if (delayMs > 0)
+                    {
+                        await Task.Delay(delayMs, stopping).ConfigureAwait(false);
+                    }
+                }
             }
+        }
+        finally
+        {
+            bodies.Exit();
         }
     }
 

@@ -15,9 +15,10 @@ namespace PooledHttp.Server;
 /// and closes its socket, so the next "Run All" can start another straight away.</para>
 /// <para>Endpoints (all GET unless noted):</para>
 /// <list type="bullet">
-/// <item><c>/bytes?size=N[&amp;length=true][&amp;writes=K][&amp;skip=S]</c>: N pattern bytes (<see cref="Payload"/>), chunked unless
-/// <c>length=true</c>, written in K writes (default 1, as the source did), the pattern started S bytes in
-/// (0 to 250), so that bodies fetched at once can differ.</item>
+/// <item><c>/bytes?size=N[&amp;length=true][&amp;writes=K][&amp;delayMs=D][&amp;skip=S]</c>: N pattern bytes (<see cref="Payload"/>), chunked unless
+/// <c>length=true</c>, written in K writes (default 1, as the source did), each flushed and followed by a pause of D ms
+/// (default 1) when K &gt; 1, the pattern started S bytes in (0 to 250), so that bodies fetched at once can differ.
+/// <see cref="BodiesInFlight"/> counts these bodies while they are written.</item>
 /// <item><c>/books?count=N</c>: a JSON array of N <see cref="Book"/>s, with a Content-Length.</item>
 /// <item><c>POST /sink</c>: drains the request body and answers with its length in bytes, as text.</item>
 /// <item><c>/status?code=N</c>: answers status N with a short text body.</item>
@@ -63,6 +64,9 @@ public sealed class LocalServer : IAsyncDisposable
         [Benchmarks.BenchmarkServer.AddressVariable] = BaseAddress.ToString(),
     };
 
+    /// <summary>The <c>/bytes</c> bodies being written now, and the most at once: whether downloads really overlapped.</summary>
+    public TransferGauge BodiesInFlight { get; } = new();
+
     /// <summary>How many requests the server has answered or is answering.</summary>
     public int RequestCount => Volatile.Read(ref _nextRequestId);
 
@@ -99,9 +103,17 @@ public sealed class LocalServer : IAsyncDisposable
     public Uri BytesUrl(int size, bool contentLength = false, int writes = 1, int skip = 0)
         => Url(BytesPath(size, contentLength, writes, skip));
 
+    /// <summary>The address of a body sent as a real network sends it: in <paramref name="pace"/>'s writes, with its pauses between them.</summary>
+    public Uri PacedBytesUrl(int size, bool contentLength, Pace pace)
+        => Url(PacedBytesPath(size, contentLength, pace));
+
     /// <summary>The path and query of <c>/bytes</c>, relative to the base address.</summary>
     public static string BytesPath(int size, bool contentLength = false, int writes = 1, int skip = 0)
         => string.Create(CultureInfo.InvariantCulture, $"bytes?size={size}&length={(contentLength ? "true" : "false")}&writes={writes}") + (skip == 0 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $"&skip={skip}"));
+
+    /// <summary>The path and query of a paced <c>/bytes</c>, relative to the base address.</summary>
+    public static string PacedBytesPath(int size, bool contentLength, Pace pace)
+        => BytesPath(size, contentLength, pace.Writes) + string.Create(CultureInfo.InvariantCulture, $"&delayMs={pace.DelayMs}");
 
     /// <summary>The address of a chunked body of <paramref name="size"/> bytes whose connection is reset after <paramref name="after"/> bytes.</summary>
     public Uri ResetUrl(int size, int after)
@@ -167,7 +179,7 @@ public sealed class LocalServer : IAsyncDisposable
         HttpListenerResponse response = context.Response;
         try
         {
-            await Endpoints.HandleAsync(context, _stopping.Token).ConfigureAwait(false);
+            await Endpoints.HandleAsync(context, BodiesInFlight, _stopping.Token).ConfigureAwait(false);
             response.Close();
         }
         catch (BadRequestException e)

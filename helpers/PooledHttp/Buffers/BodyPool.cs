@@ -1,46 +1,65 @@
+using System.Numerics;
+
 namespace PooledHttp.Buffers;
 
 /// <summary>
-/// The pool the pooled reads use unless given another: a <see cref="BoundedArrayPool"/> sized for bodies,
-/// not <see cref="System.Buffers.ArrayPool{T}.Shared"/>.
+/// The pool the pooled reads use unless given another (<see cref="Shared"/>), and the one line that sizes a
+/// pool for a service (<see cref="Create"/>): a <see cref="BoundedArrayPool"/> whose budget is the bodies a
+/// process has in flight at once.
 /// </summary>
 /// <remarks>
-/// <para><b>Why not the shared pool.</b> <see cref="System.Buffers.ArrayPool{T}.Shared"/> keeps one array per
-/// size in each thread's own slot before its per-core stacks. An async download rents on one thread-pool
-/// thread and returns on whichever thread resumed it, so arrays pile up in the slots of threads that
-/// seldom rent again, and a rent often finds nothing and allocates. Measured on the 2-core workshop
-/// machine, 1 MiB chunked downloads in steady state: 3 KiB to 130 KiB per download with the shared pool,
-/// a steady 3.6 KiB with a pool of one lock (see the README).</para>
-/// <para><b>What it keeps, and for how long.</b> At most <see cref="ArraysPerSize"/> free arrays of each
-/// power-of-two size up to <see cref="MaxArrayLength"/>, and at most <see cref="MaxRetainedBytes"/> in all;
-/// an array left unused for a minute goes at the next gen2 collection, and all of them go when memory is
-/// short.</para>
-/// <para><b>The trade-off, measured</b> (2-core workshop machine, .NET 10, the allocation tests' probe). One
-/// download at a time of every size from 64 KiB to 64 MiB, both framings: 92 KiB allocated per sweep of
-/// 170 MiB, and the heap holds 134 MiB afterwards; the budget costs nothing there. Four 64 MiB downloads at
-/// once: without the budget the pool kept up to four arrays of every size, and the heap held 357 to 487 MiB
-/// for the life of the process, at 8 to 34 MiB allocated per round of four; with it the heap holds 67 MiB
-/// afterwards, and a round allocates 236 to 413 MiB, because four reads need four of each large array and
-/// only 128 MiB is kept.
-/// Pass <see cref="System.Buffers.ArrayPool{T}.Shared"/>, or a <see cref="BoundedArrayPool"/> with a larger
-/// budget, where many large bodies are read at once and the memory is there to keep.</para>
+/// <para><b>Sizing a pool.</b> A read holds one array per body in flight, of the body's size rounded up to a
+/// power of two; a body without a Content-Length grows through a few smaller arrays first (each four times
+/// the last, from 16 KiB), and those stay in the pool too. So the budget a service needs is its downloads in
+/// flight at once times its typical body size, plus half again:
+/// <code>var pool = BodyPool.Create(bodiesInFlight: 64, typicalBodySize: 16 * 1024 * 1024); // 1.5 GiB at most</code>
+/// Pass it to every pooled read (<c>client.GetPooledAsync(url, pool: pool)</c>). Bodies beyond what the budget
+/// holds are allocated and collected as if there were no pool; nothing fails.</para>
+/// <para><b>Why not the shared pool.</b> <see cref="System.Buffers.ArrayPool{T}.Shared"/> keeps its arrays in
+/// per-thread slots and per-core stacks of 32 per size, and lets go of them only at gen2 collections: it does
+/// well under load, but how much it keeps is not yours to set (about a gigabyte after 64 downloads of 16 MiB
+/// at once), and a burst can leave arrays stranded in the slots of threads that seldom rent again.
+/// A <see cref="BoundedArrayPool"/> keeps exactly its budget.</para>
+/// <para>Measured figures, with the load each was taken under, are in the repository's
+/// <c>docs/measurements.md</c>.</para>
 /// </remarks>
 public static class BodyPool
 {
-    /// <summary>The largest array kept: 64 MiB, the largest body the workshop downloads.</summary>
-    public const int MaxArrayLength = 64 * 1024 * 1024;
-
-    /// <summary>Arrays kept per size: downloads in flight at once are few, and each holds one array at a time.</summary>
-    public const int ArraysPerSize = 4;
+    /// <summary>The largest array kept: 64 MiB, the reads' default limit (<c>PooledBodyReader.DefaultMaxBytes</c>).</summary>
+    public const int MaxArrayLength = BoundedArrayPool.DefaultMaxArrayLength;
 
     /// <summary>
-    /// The budget, 128 MiB: room for one array of every size up to <see cref="MaxArrayLength"/>
-    /// (16 B + 32 B + ... + 64 MiB &lt; 128 MiB). A read that grows its array one power of two at a time
-    /// passes through each size, so one download at a time of any size up to the limit finds every array it
-    /// needs; many downloads at once share what fits and allocate the rest.
+    /// The default budget, 256 MiB: 64 bodies of 1 MiB or 8 of 16 MiB (the runtime's own up-front cap) read at
+    /// once, with or without a Content-Length, or one body at a time of every size up to
+    /// <see cref="MaxArrayLength"/>. A service that needs more sizes its own pool with <see cref="Create"/>.
     /// </summary>
-    public const long MaxRetainedBytes = 2L * MaxArrayLength;
+    public const long MaxRetainedBytes = 4L * MaxArrayLength;
+
+    /// <summary>
+    /// What a body in flight costs the budget, as a multiple of its rounded size: the array itself, plus the
+    /// smaller arrays a body of unknown length grows through (a third of it, growing fourfold) and the reads'
+    /// small probes.
+    /// </summary>
+    private const double BudgetPerBody = 1.5;
 
     /// <summary>The pool.</summary>
-    public static BoundedArrayPool Shared { get; } = new(MaxArrayLength, ArraysPerSize, MaxRetainedBytes, BoundedArrayPool.DefaultIdleTimeout);
+    public static BoundedArrayPool Shared { get; } = new(MaxRetainedBytes, MaxArrayLength);
+
+    /// <summary>
+    /// A pool for <paramref name="bodiesInFlight"/> bodies of about <paramref name="typicalBodySize"/> bytes read
+    /// at once: its budget is their sizes rounded up to a power of two, plus half again for the arrays a body of
+    /// unknown length grows through.
+    /// </summary>
+    /// <param name="bodiesInFlight">The most downloads the service has in flight at once.</param>
+    /// <param name="typicalBodySize">The size of a typical body; larger bodies are read too, from what is left.</param>
+    /// <param name="idleTimeout">How long a free array may go unused; <see cref="BoundedArrayPool.DefaultIdleTimeout"/> when <see langword="null"/>.</param>
+    public static BoundedArrayPool Create(int bodiesInFlight, int typicalBodySize, TimeSpan? idleTimeout = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(bodiesInFlight);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(typicalBodySize);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(typicalBodySize, 1 << 30);
+        long rounded = (long)BitOperations.RoundUpToPowerOf2((uint)typicalBodySize);
+        long budget = (long)(bodiesInFlight * rounded * BudgetPerBody);
+        return new BoundedArrayPool(budget, (int)Math.Max(rounded, MaxArrayLength), idleTimeout);
+    }
 }

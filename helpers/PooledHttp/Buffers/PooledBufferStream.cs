@@ -28,6 +28,16 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     /// <summary>What <see cref="GetMemory"/> asks for when the caller gives no hint: a typical socket read.</summary>
     private const int DefaultSizeHint = 4096;
 
+    /// <summary>
+    /// How far past the data a writer's size hint may reach: <c>Utf8JsonWriter</c> asks for three bytes per
+    /// UTF-16 char of a string (the most one char can take in UTF-8) before it transcodes it, and every char
+    /// takes at least one byte. A hint above three times the room left asks for data that cannot fit.
+    /// </summary>
+    private const int WorstCaseHintExpansion = 3;
+
+    /// <summary>What a writer adds to a hint beyond the data itself: quotes, separators, indentation.</summary>
+    private const int HintSlack = DefaultSizeHint;
+
     private readonly ArrayPool<byte> _pool;
     private byte[] _buffer;
     private int _length;
@@ -54,6 +64,9 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     private string DebuggerText => Volatile.Read(ref _disposed) != 0
         ? "PooledBufferStream (disposed or detached)"
         : $"PooledBufferStream {_length:N0} of {_buffer.Length:N0} bytes, limit {MaxLength:N0}";
+
+    /// <summary>How many times larger each new array is than the last: 2 unless a reader that knows its bodies says otherwise.</summary>
+    internal int GrowthFactor { get; init; } = 2;
 
     /// <summary>The limit this stream enforces, in bytes.</summary>
     public int MaxLength { get; }
@@ -184,11 +197,14 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     /// <summary>
     /// Returns writable memory of at least <paramref name="sizeHint"/> bytes (at least one byte when
     /// the hint is 0), as the <see cref="IBufferWriter{T}"/> contract asks. A hint is room, not data:
-    /// <c>Utf8JsonWriter</c> asks for hundreds of bytes to write a few, so near the limit the memory may
-    /// reach past <see cref="MaxLength"/> by up to the hint, and <see cref="Advance"/> enforces the limit
-    /// on the bytes actually written. Throws <see cref="PayloadTooLargeException"/> only when the stream
-    /// is already full.
+    /// <c>Utf8JsonWriter</c> asks for three bytes per char of a string before it writes it, so near the limit
+    /// the memory may reach past <see cref="MaxLength"/> by up to the hint, and <see cref="Advance"/> enforces
+    /// the limit on the bytes actually written. What is rented stays bounded all the same: a hint larger than
+    /// three times the room left (plus a few KiB for quotes and indentation) asks for data that cannot fit, and
+    /// throws <see cref="PayloadTooLargeException"/> before anything is rented, so the stream never asks its pool
+    /// for more than three times <see cref="MaxLength"/> and a few KiB.
     /// </summary>
+    /// <exception cref="PayloadTooLargeException">The stream is full, or the hint asks for more than can fit.</exception>
     public Memory<byte> GetMemory(int sizeHint = 0)
     {
         int room = ReserveRoom(sizeHint);
@@ -246,8 +262,15 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
             throw new PayloadTooLargeException(MaxLength);
         }
 
-        // Without a hint, room up to the limit; with one, the room asked for even past the limit.
+        // Without a hint, room up to the limit; with one, the room asked for even past the limit, unless
+        // even a writer's worst case could not fit what it is about to write in what is left: then renting
+        // the room would only cost memory the limit was set to protect.
         int room = sizeHint == 0 ? Math.Min(DefaultSizeHint, left) : sizeHint;
+        if (room > ((long)left * WorstCaseHintExpansion) + HintSlack)
+        {
+            throw new PayloadTooLargeException(MaxLength);
+        }
+
         EnsureCapacity(room, (long)_length + room);
         return _buffer.Length - _length;
     }
@@ -279,9 +302,9 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
             throw new PayloadTooLargeException(MaxLength);
         }
 
-        // Double to keep the number of copies logarithmic, but never ask for more than the ceiling: a
+        // Grow geometrically to keep the number of copies logarithmic, but never ask for more than the ceiling: a
         // 10,000,000-byte limit should not make us ask for 16 MiB for a 9,000,000-byte body.
-        long doubled = Math.Max((long)_buffer.Length * 2, MinimumRent);
+        long doubled = Math.Max((long)_buffer.Length * GrowthFactor, MinimumRent);
         int newSize = (int)Math.Min(Math.Max(needed, doubled), Math.Min(Math.Max(ceiling, MaxLength), Array.MaxLength));
 
         byte[] bigger = _pool.Rent(newSize);

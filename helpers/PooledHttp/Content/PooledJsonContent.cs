@@ -26,12 +26,12 @@ namespace PooledHttp.Content;
 public sealed class PooledJsonContent : HttpContent
 {
     private readonly PooledBuffer _body;
-    private int _serializing; // serializations in progress
-    private int _disposed;    // 1 once Dispose was called
+    private readonly SerializationGuard _guard;
 
     private PooledJsonContent(PooledBuffer body)
     {
         _body = body;
+        _guard = new SerializationGuard(body);
         Headers.ContentType = new MediaTypeHeaderValue("application/json") { CharSet = "utf-8" };
     }
 
@@ -51,8 +51,8 @@ public sealed class PooledJsonContent : HttpContent
         return new PooledJsonContent(buffer.DetachBuffer());
     }
 
-    /// <summary>The serialized bytes. Valid until the content is disposed.</summary>
-    public ReadOnlyMemory<byte> Body => _body.Memory;
+    /// <summary>The serialized bytes. Valid until the content is disposed; after that it throws <see cref="ObjectDisposedException"/>.</summary>
+    public ReadOnlyMemory<byte> Body => _guard.IsDisposed ? throw new ObjectDisposedException(nameof(PooledJsonContent)) : _body.Memory;
 
     /// <inheritdoc />
     protected override Task SerializeToStreamAsync(Stream stream, TransportContext? context) => SerializeToStreamAsync(stream, context, CancellationToken.None);
@@ -61,14 +61,14 @@ public sealed class PooledJsonContent : HttpContent
     protected override async Task SerializeToStreamAsync(Stream stream, TransportContext? context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        Enter();
+        _guard.Enter(this);
         try
         {
             await stream.WriteAsync(_body.Memory, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
-            Exit();
+            _guard.Exit();
         }
     }
 
@@ -76,21 +76,21 @@ public sealed class PooledJsonContent : HttpContent
     protected override void SerializeToStream(Stream stream, TransportContext? context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        Enter();
+        _guard.Enter(this);
         try
         {
             stream.Write(_body.Span);
         }
         finally
         {
-            Exit();
+            _guard.Exit();
         }
     }
 
     /// <inheritdoc />
     protected override bool TryComputeLength(out long length)
     {
-        bool live = Volatile.Read(ref _disposed) == 0;
+        bool live = !_guard.IsDisposed;
         length = live ? _body.Length : 0;
         return live;
     }
@@ -98,30 +98,11 @@ public sealed class PooledJsonContent : HttpContent
     /// <summary>Marks the content disposed; the array goes back now, or when the last serialization in progress ends.</summary>
     protected override void Dispose(bool disposing)
     {
-        if (disposing && Interlocked.Exchange(ref _disposed, 1) == 0 && Volatile.Read(ref _serializing) == 0)
+        if (disposing)
         {
-            _body.Dispose();
+            _guard.Dispose();
         }
 
         base.Dispose(disposing);
-    }
-
-    private void Enter()
-    {
-        Interlocked.Increment(ref _serializing);
-        if (Volatile.Read(ref _disposed) != 0)
-        {
-            Exit();
-            ObjectDisposedException.ThrowIf(true, this);
-        }
-    }
-
-    private void Exit()
-    {
-        // The last one out after a dispose returns the array (PooledBuffer.Dispose is atomic and idempotent).
-        if (Interlocked.Decrement(ref _serializing) == 0 && Volatile.Read(ref _disposed) != 0)
-        {
-            _body.Dispose();
-        }
     }
 }

@@ -14,16 +14,25 @@ namespace PooledHttp.Content;
 /// position: it sends the stream's whole contents from its block list, so there is no "forgot to
 /// rewind" bug and the content can be sent more than once.</para>
 /// <para><b>Ownership.</b> The content takes ownership of the stream and disposes it (which returns its
-/// blocks to the manager) when the content is disposed, normally with the request. Idempotent.</para>
+/// blocks to the manager) when the content is disposed, normally with the request. <c>SendAsync</c> can
+/// complete while the body is still being written (HTTP/2 duplex, or <c>Expect: 100-continue</c> answered
+/// early; dotnet/runtime issue #107082), so disposing only marks the content: the blocks go back when the
+/// last serialization in progress has ended, never while a write may still read them, or another renter's
+/// bytes would go out in this body. Dispose is idempotent; sending after dispose throws
+/// <see cref="ObjectDisposedException"/>.</para>
 /// </remarks>
 public sealed class RecyclableStreamContent : HttpContent
 {
-    private RecyclableMemoryStream? _stream;
+    private readonly RecyclableMemoryStream _stream;
+    private readonly SerializationGuard _guard;
 
     /// <summary>Wraps <paramref name="stream"/>; the content now owns it.</summary>
+    /// <param name="stream">The body, whatever its position: the whole stream is sent.</param>
+    /// <param name="mediaType">The Content-Type's media type, sent with <c>charset=utf-8</c>; none when <see langword="null"/>.</param>
     public RecyclableStreamContent(RecyclableMemoryStream stream, string? mediaType = null)
     {
         _stream = stream ?? throw new ArgumentNullException(nameof(stream));
+        _guard = new SerializationGuard(stream);
         if (mediaType is not null)
         {
             Headers.ContentType = new MediaTypeHeaderValue(mediaType) { CharSet = "utf-8" };
@@ -56,10 +65,18 @@ public sealed class RecyclableStreamContent : HttpContent
     /// <inheritdoc />
     protected override async Task SerializeToStreamAsync(Stream stream, TransportContext? context, CancellationToken cancellationToken)
     {
-        ReadOnlySequence<byte> body = Source.GetReadOnlySequence();
-        foreach (ReadOnlyMemory<byte> segment in body)
+        ArgumentNullException.ThrowIfNull(stream);
+        _guard.Enter(this);
+        try
         {
-            await stream.WriteAsync(segment, cancellationToken).ConfigureAwait(false);
+            foreach (ReadOnlyMemory<byte> segment in _stream.GetReadOnlySequence())
+            {
+                await stream.WriteAsync(segment, cancellationToken).ConfigureAwait(false);
+            }
+        }
+        finally
+        {
+            _guard.Exit();
         }
     }
 
@@ -67,31 +84,37 @@ public sealed class RecyclableStreamContent : HttpContent
     protected override void SerializeToStream(Stream stream, TransportContext? context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        ReadOnlySequence<byte> body = Source.GetReadOnlySequence();
-        foreach (ReadOnlyMemory<byte> segment in body)
+        _guard.Enter(this);
+        try
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            stream.Write(segment.Span);
+            foreach (ReadOnlyMemory<byte> segment in _stream.GetReadOnlySequence())
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                stream.Write(segment.Span);
+            }
+        }
+        finally
+        {
+            _guard.Exit();
         }
     }
 
     /// <inheritdoc />
     protected override bool TryComputeLength(out long length)
     {
-        length = _stream?.Length ?? 0;
-        return _stream is not null;
+        bool live = !_guard.IsDisposed;
+        length = live ? _stream.Length : 0;
+        return live;
     }
 
-    /// <inheritdoc />
+    /// <summary>Marks the content disposed; the stream's blocks go back now, or when the last serialization in progress ends.</summary>
     protected override void Dispose(bool disposing)
     {
         if (disposing)
         {
-            Interlocked.Exchange(ref _stream, null)?.Dispose();
+            _guard.Dispose();
         }
 
         base.Dispose(disposing);
     }
-
-    private RecyclableMemoryStream Source => _stream ?? throw new ObjectDisposedException(nameof(RecyclableStreamContent));
 }

@@ -22,16 +22,26 @@ namespace PooledHttp.Http;
 /// </remarks>
 public static class PooledHttpClientExtensions
 {
-    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer.</summary>
+    /// <summary>
+    /// GETs <paramref name="requestUri"/> and returns its body in a pooled buffer. The request is built as
+    /// <see cref="HttpClient.GetAsync(Uri)"/> builds it: with the client's <see cref="HttpClient.DefaultRequestVersion"/>
+    /// and <see cref="HttpClient.DefaultVersionPolicy"/>. Everything else is <see cref="SendPooledAsync"/>'s.
+    /// </summary>
     /// <param name="client">The client.</param>
     /// <param name="requestUri">The address.</param>
     /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
+    /// <inheritdoc cref="SendPooledAsync" path="/exception"/>
     public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, Uri requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(client);
-        return client.SendPooledAsync(new HttpRequestMessage(HttpMethod.Get, requestUri), maxBytes, pool, cancellationToken);
+        var request = new HttpRequestMessage(HttpMethod.Get, requestUri)
+        {
+            Version = client.DefaultRequestVersion,
+            VersionPolicy = client.DefaultVersionPolicy,
+        };
+        return client.SendPooledAsync(request, maxBytes, pool, cancellationToken);
     }
 
     /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri, int?, ArrayPool{byte}?, CancellationToken)"/>
@@ -42,12 +52,16 @@ public static class PooledHttpClientExtensions
     /// Sends <paramref name="request"/>, checks for a success status, and returns the body in a pooled
     /// buffer. The request and the response are both disposed before this returns. The client's
     /// <see cref="HttpClient.Timeout"/> covers the whole exchange, headers and body, as it does for
-    /// <see cref="HttpClient.GetByteArrayAsync(Uri)"/>. A response that has no body by definition (to a
-    /// HEAD request, or a 204) gives an empty buffer, whatever Content-Length it carries.
+    /// <see cref="HttpClient.GetByteArrayAsync(Uri)"/>. The body is framed as <see cref="ReadPooledAsync"/> frames it.
     /// </summary>
+    /// <param name="client">The client.</param>
+    /// <param name="request">The request; sent as it is (its version included) and disposed.</param>
+    /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
+    /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Cancels the request and the read.</param>
     /// <exception cref="HttpRequestException">The status code is not a success; its <see cref="HttpRequestException.StatusCode"/> says which.</exception>
     /// <exception cref="PayloadTooLargeException">The body is over the limit.</exception>
-    /// <exception cref="HttpIOException">The body is shorter or longer than its Content-Length, or the connection dropped.</exception>
+    /// <exception cref="HttpIOException">The Content-Length is invalid or has conflicting values (RFC 9112 §6.3), the body is shorter or longer than it, or the connection dropped.</exception>
     /// <exception cref="TaskCanceledException">The client's timeout elapsed (its inner exception is a <see cref="TimeoutException"/>, as with <see cref="HttpClient"/>), or <paramref name="cancellationToken"/> was cancelled.</exception>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public static async ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
@@ -55,6 +69,7 @@ public static class PooledHttpClientExtensions
         ArgumentNullException.ThrowIfNull(client);
         ArgumentNullException.ThrowIfNull(request);
         int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, PooledBodyReader.DefaultMaxBytes);
+        ArgumentOutOfRangeException.ThrowIfNegative(limit, nameof(maxBytes));
 
         // HttpClient's timeout ends with the headers when it is asked for ResponseHeadersRead; the body
         // must live under it too, or a stalled body hangs the caller for ever.
@@ -66,13 +81,13 @@ public static class PooledHttpClientExtensions
             using (HttpResponseMessage response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timed.Token).ConfigureAwait(false))
             {
                 response.EnsureSuccessStatusCode();
-                if (request.Method == HttpMethod.Head || response.StatusCode == HttpStatusCode.NoContent)
+
+                // The same steps as ReadPooledAsync, inline: one async frame less per download.
+                if (BodyFraming.HasNoBody(response))
                 {
-                    // No body by definition (RFC 9110 §9.3.2, §15.3.5); a Content-Length here describes another response.
                     return PooledBuffer.Empty;
                 }
 
-                // Read here rather than through ReadPooledAsync: one async frame less per download.
                 long? declared = BodyFraming.DeclaredLength(response);
                 ThrowIfOverLimit(declared, limit);
                 Stream body = await response.Content.ReadAsStreamAsync(timed.Token).ConfigureAwait(false);
@@ -89,17 +104,34 @@ public static class PooledHttpClientExtensions
     }
 
     /// <summary>
-    /// Reads this content to its end into a pooled buffer, honouring its Content-Length when it has one.
-    /// The content is not disposed; its owner (usually the response) still is responsible for that.
+    /// Reads the body of a response you already have into a pooled buffer, framed as the runtime frames it:
+    /// the answer to a HEAD, a 204 or a 304 is empty whatever Content-Length it carries; Transfer-Encoding
+    /// overrides Content-Length; otherwise a Content-Length must be valid, given once (or repeated with the same
+    /// value), and match the body exactly. Neither the response nor its content is disposed, and the status
+    /// is not checked: that stays with the caller, as with <see cref="HttpContent.ReadAsByteArrayAsync()"/>.
+    /// Only <paramref name="cancellationToken"/> bounds the read; the client's timeout ended with the headers
+    /// if the response was read with <see cref="HttpCompletionOption.ResponseHeadersRead"/>.
     /// </summary>
-    /// <exception cref="HttpIOException">The Content-Length is invalid or has conflicting values (RFC 9112 §6.3), or the body does not match it.</exception>
+    /// <param name="response">The response whose body to read.</param>
+    /// <param name="maxBytes">The largest body accepted.</param>
+    /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Cancels the read; what was rented goes back first.</param>
+    /// <returns>A buffer holding exactly the body; the caller must dispose it.</returns>
+    /// <exception cref="PayloadTooLargeException">The body, or its declared length, is over <paramref name="maxBytes"/>.</exception>
+    /// <exception cref="HttpIOException">The Content-Length is invalid or has conflicting values (RFC 9112 §6.3), the body does not match it, or the connection dropped.</exception>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public static async ValueTask<PooledBuffer> ReadPooledAsync(this HttpContent content, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    public static async ValueTask<PooledBuffer> ReadPooledAsync(this HttpResponseMessage response, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
-        ArgumentNullException.ThrowIfNull(content);
-        long? declared = BodyFraming.DeclaredLength(content);
+        ArgumentNullException.ThrowIfNull(response);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxBytes);
+        if (BodyFraming.HasNoBody(response))
+        {
+            return PooledBuffer.Empty;
+        }
+
+        long? declared = BodyFraming.DeclaredLength(response);
         ThrowIfOverLimit(declared, maxBytes);
-        Stream body = await content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
+        Stream body = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
         return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
 

@@ -11,7 +11,7 @@ public class BoundedArrayPoolTests
     [Fact]
     public void Rents_powers_of_two_and_hands_a_returned_array_out_again()
     {
-        var pool = new BoundedArrayPool(MiB, arraysPerSize: 2, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan);
         byte[] first = pool.Rent(1000);
         Assert.Equal(1024, first.Length);
         Assert.Equal(16, pool.Rent(1).Length);
@@ -24,24 +24,56 @@ public class BoundedArrayPoolTests
     }
 
     [Fact]
-    public void Keeps_at_most_arrays_per_size()
+    public void Keeps_any_number_of_one_size_while_they_fit_the_budget()
     {
-        var pool = new BoundedArrayPool(MiB, arraysPerSize: 2, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
-        byte[][] arrays = [pool.Rent(64 * KiB), pool.Rent(64 * KiB), pool.Rent(64 * KiB)];
+        // 64 bodies of 1 MiB in flight at once: with a budget that holds them all, every one comes back into
+        // the pool and the next 64 rents allocate nothing. (A count per size, as before, kept 4 and dropped 60.)
+        var pool = new BoundedArrayPool(64 * MiB, MiB, Timeout.InfiniteTimeSpan);
+        byte[][] arrays = [.. Enumerable.Range(0, 64).Select(_ => pool.Rent(MiB))];
         foreach (byte[] array in arrays)
         {
             pool.Return(array);
         }
 
-        Assert.Equal(2, pool.RetainedArrays);
-        Assert.Equal(128 * KiB, pool.RetainedBytes);
+        Assert.Equal(64, pool.RetainedArrays);
+        Assert.Equal(64L * MiB, pool.RetainedBytes);
+        var again = new HashSet<byte[]>(Enumerable.Range(0, 64).Select(_ => pool.Rent(MiB)), ReferenceEqualityComparer.Instance);
+        Assert.True(again.SetEquals(arrays), "the second round should be served from the first round's arrays");
+        Assert.Equal(0, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void Past_the_budget_keeps_what_fits_and_hands_out_fresh_arrays_for_the_rest()
+    {
+        var pool = new BoundedArrayPool(10 * MiB, MiB, Timeout.InfiniteTimeSpan);
+        byte[][] arrays = [.. Enumerable.Range(0, 16).Select(_ => pool.Rent(MiB))];
+        foreach (byte[] array in arrays)
+        {
+            pool.Return(array);
+        }
+
+        Assert.Equal(10, pool.RetainedArrays);
+        byte[][] again = [.. Enumerable.Range(0, 16).Select(_ => pool.Rent(MiB))];
+        Assert.Equal(10, again.Count(a => arrays.Contains(a)));
+        Assert.Equal(0, pool.RetainedArrays);
+    }
+
+    [Fact]
+    public void A_pool_sized_for_a_load_has_room_for_its_bodies_and_their_growth()
+    {
+        BoundedArrayPool pool = BodyPool.Create(bodiesInFlight: 64, typicalBodySize: 1_000_000);
+        Assert.Equal(64L * MiB * 3 / 2, pool.MaxRetainedBytes); // rounded to 1 MiB, plus half for growth
+        Assert.Equal(BodyPool.MaxArrayLength, pool.MaxArrayLength);
+        Assert.Equal(256 * MiB, BodyPool.Create(1, 200 * MiB).MaxArrayLength); // a typical body past 64 MiB is still pooled
+        Assert.Throws<ArgumentOutOfRangeException>(() => BodyPool.Create(0, MiB));
+        Assert.Throws<ArgumentOutOfRangeException>(() => BodyPool.Create(1, 0));
     }
 
     [Fact]
     public void Over_budget_the_array_returned_longest_ago_goes_first()
     {
         var clock = new ManualClock();
-        var pool = new BoundedArrayPool(4 * MiB, arraysPerSize: 4, maxRetainedBytes: 3 * MiB, Timeout.InfiniteTimeSpan, clock);
+        var pool = new BoundedArrayPool(3 * MiB, 4 * MiB, Timeout.InfiniteTimeSpan, clock);
         byte[] oldTwo = pool.Rent(2 * MiB);
         byte[] one = pool.Rent(MiB);
         byte[] newTwo = pool.Rent(2 * MiB);
@@ -63,7 +95,7 @@ public class BoundedArrayPoolTests
     [Fact]
     public void Never_holds_more_than_its_budget_whatever_comes_back()
     {
-        var pool = new BoundedArrayPool(64 * MiB, arraysPerSize: 4, maxRetainedBytes: 10 * MiB, Timeout.InfiniteTimeSpan);
+        var pool = new BoundedArrayPool(10 * MiB, 64 * MiB, Timeout.InfiniteTimeSpan);
         var random = new Random(42);
         var rented = new List<byte[]>();
         for (int i = 0; i < 2000; i++)
@@ -86,7 +118,7 @@ public class BoundedArrayPoolTests
     [Fact]
     public void An_array_bigger_than_the_budget_or_the_largest_size_is_not_kept()
     {
-        var pool = new BoundedArrayPool(4 * MiB, arraysPerSize: 4, maxRetainedBytes: 2 * MiB, Timeout.InfiniteTimeSpan);
+        var pool = new BoundedArrayPool(2 * MiB, 4 * MiB, Timeout.InfiniteTimeSpan);
         byte[] over = pool.Rent(5 * MiB);
         Assert.Equal(5 * MiB, over.Length); // exact: past the largest size the pool only allocates
         pool.Return(over);
@@ -97,7 +129,7 @@ public class BoundedArrayPoolTests
     [Fact]
     public void Refuses_an_array_it_could_not_have_rented()
     {
-        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan);
         Assert.Throws<ArgumentException>(() => pool.Return(new byte[1000]));
         Assert.Throws<ArgumentNullException>(() => pool.Return(null!));
         Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(-1));
@@ -107,7 +139,7 @@ public class BoundedArrayPoolTests
     [Fact]
     public void Clears_on_request()
     {
-        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan);
         byte[] array = pool.Rent(100);
         Array.Fill(array, (byte)0xAB);
         pool.Return(array, clearArray: true);
@@ -118,7 +150,7 @@ public class BoundedArrayPoolTests
     public void Trim_drops_exactly_the_arrays_idle_for_at_least_the_given_time()
     {
         var clock = new ManualClock();
-        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan, clock);
+        var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan, clock);
         byte[] old = pool.Rent(64 * KiB);
         byte[] recent = pool.Rent(64 * KiB);
         pool.Return(old);
@@ -138,8 +170,8 @@ public class BoundedArrayPoolTests
     [Fact]
     public void A_full_collection_drops_idle_arrays_and_keeps_fresh_ones()
     {
-        var idle = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, TimeSpan.Zero);
-        var kept = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, TimeSpan.FromHours(1));
+        var idle = new BoundedArrayPool(4 * MiB, MiB, TimeSpan.Zero);
+        var kept = new BoundedArrayPool(4 * MiB, MiB, TimeSpan.FromHours(1));
         idle.Return(idle.Rent(MiB));
         kept.Return(kept.Rent(MiB));
 
@@ -169,7 +201,7 @@ public class BoundedArrayPoolTests
     [Fact]
     public async Task Concurrent_renters_never_share_an_array()
     {
-        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 2 * MiB, Timeout.InfiniteTimeSpan);
+        var pool = new BoundedArrayPool(2 * MiB, MiB, Timeout.InfiniteTimeSpan);
         var inUse = new HashSet<byte[]>(ReferenceEqualityComparer.Instance);
         var tasks = Enumerable.Range(0, 4).Select(worker => Task.Run(() =>
         {
@@ -194,7 +226,7 @@ public class BoundedArrayPoolTests
     }
 
     [Fact]
-    public void Body_pool_budget_holds_one_array_of_every_size_up_to_its_largest()
+    public void Body_pool_budget_holds_one_array_of_every_size_up_to_its_largest_and_the_loads_it_names()
     {
         long everySize = 0;
         for (long size = BoundedArrayPool.SmallestArray; size <= BodyPool.MaxArrayLength; size *= 2)
@@ -204,12 +236,15 @@ public class BoundedArrayPoolTests
 
         Assert.True(everySize <= BodyPool.MaxRetainedBytes, $"one of every size is {everySize:N0} B, over the {BodyPool.MaxRetainedBytes:N0} B budget");
         Assert.Equal(BodyPool.MaxRetainedBytes, BodyPool.Shared.MaxRetainedBytes);
+        // Its documentation names 64 bodies of 1 MiB and 8 of 16 MiB, with room for growth.
+        Assert.True(BodyPool.Create(64, MiB).MaxRetainedBytes <= BodyPool.MaxRetainedBytes);
+        Assert.True(BodyPool.Create(8, 16 * MiB).MaxRetainedBytes <= BodyPool.MaxRetainedBytes);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static WeakReference CreateAndFill()
     {
-        var pool = new BoundedArrayPool(MiB, arraysPerSize: 4, maxRetainedBytes: 4 * MiB, Timeout.InfiniteTimeSpan);
+        var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan);
         pool.Return(pool.Rent(MiB));
         return new WeakReference(pool);
     }

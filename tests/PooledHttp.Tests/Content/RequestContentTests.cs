@@ -64,6 +64,22 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
     }
 
     [Fact]
+    public void Pooled_json_content_bounds_what_it_rents_by_its_limit_not_only_what_it_keeps()
+    {
+        // Utf8JsonWriter asks for three bytes per char before it writes a string: 6,000,011 bytes for this one,
+        // 92 times a 64 KiB limit, were rented before the limit refused the body.
+        const int Limit = 64 * 1024;
+        var pool = new TrackingArrayPool();
+        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(new string('x', 2_000_000), pool: pool, maxBytes: Limit));
+        Assert.True(pool.LargestRequest <= (3 * Limit) + 4096, $"rented up to {pool.LargestRequest:N0} bytes under a {Limit:N0}-byte limit");
+        pool.AssertBalanced();
+
+        // The bound refuses only what cannot fit: a string just under the limit still goes.
+        using var fits = PooledJsonContent.Create(new string('y', Limit - 16), pool: pool, maxBytes: Limit);
+        Assert.Equal(Limit - 14, fits.Headers.ContentLength);
+    }
+
+    [Fact]
     public async Task Recyclable_stream_content_sends_everything_whatever_the_stream_position()
     {
         byte[] expected = JsonSerializer.SerializeToUtf8Bytes(Books, PooledJson.Options);

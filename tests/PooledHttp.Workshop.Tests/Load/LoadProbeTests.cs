@@ -1,4 +1,5 @@
 using PooledHttp.Load;
+using PooledHttp.Server;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Load;
@@ -11,15 +12,15 @@ public class LoadProbeTests(ServerFixture fixture) : IClassFixture<ServerFixture
     {
         const int Size = 256 * 1024, Downloads = 8;
         LoadProbe probe = await LoadProbe.BuildAsync();
-        Uri url = fixture.Server.BytesUrl(Size, contentLength: true);
 
-        LoadResult naive = await probe.RunAsync("naive", url, concurrency: 2, downloads: Downloads);
-        LoadResult pooled = await probe.RunAsync("pooled", url, concurrency: 2, downloads: Downloads);
+        LoadResult naive = await probe.RunAsync(LoadStrategies.Naive, fixture.Server, Size, contentLength: true, concurrency: 2, downloads: Downloads, Pace.Network);
+        LoadResult pooled = await probe.RunAsync(LoadStrategies.Pooled, fixture.Server, Size, contentLength: true, concurrency: 2, downloads: Downloads, Pace.Network);
 
         foreach (LoadResult result in new[] { naive, pooled })
         {
             Assert.Equal((long)Size * Downloads, result.BytesReceived);
             Assert.Equal(2, result.Concurrency);
+            Assert.Equal(2, result.PeakOverlap); // paced bodies: both downloads were mid-transfer together
             Assert.True(result.ElapsedMs > 0 && result.PeakWorkingSetBytes > 0);
             Assert.True(result.Gen0 >= 0 && result.Gen1 >= 0 && result.Gen2 >= 0 && result.GcPauseMs >= 0);
         }
@@ -34,7 +35,7 @@ public class LoadProbeTests(ServerFixture fixture) : IClassFixture<ServerFixture
     public async Task A_bad_argument_fails_with_the_probes_usage_in_the_message()
     {
         LoadProbe probe = await LoadProbe.BuildAsync();
-        InvalidOperationException error = await Assert.ThrowsAsync<InvalidOperationException>(() => probe.RunAsync("sideways", fixture.Server.BytesUrl(10), 1, 1));
+        InvalidOperationException error = await Assert.ThrowsAsync<InvalidOperationException>(() => probe.RunAsync("sideways", fixture.Server, 10, contentLength: true, 1, 1));
         Assert.Contains("usage: LoadProbe", error.Message, StringComparison.Ordinal);
     }
 }
