@@ -9,7 +9,7 @@ using PooledHttp.Buffers;
 
 if (args.Length < 2)
 {
-    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|pooled-4-per-size|floor|bytearray <url>[,<url>...] [iterations] [warm-ups] [parallel]");
+    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|pooled-4-per-size|pooled-no-budget|floor|bytearray <url>[,<url>...] [iterations] [warm-ups] [parallel]");
     return 2;
 }
 
@@ -24,12 +24,15 @@ int parallel = args.Length > 4 ? int.Parse(args[4], CultureInfo.InvariantCulture
 using var client = new HttpClient();
 // The body pool as it first was: four arrays per size and no budget, kept for the life of the process.
 ArrayPool<byte> fourPerSize = ArrayPool<byte>.Create(BodyPool.MaxArrayLength, 4);
+// A pool with no budget: ArrayPool.Create's default of 50 arrays per size, kept for the life of the process.
+ArrayPool<byte> noBudget = ArrayPool<byte>.Create(BodyPool.MaxArrayLength, 50);
 // Only the floor needs its buffers; allocated for the others they would count in the heap figure.
 byte[][] floorBuffers = strategy == "floor" ? [.. Enumerable.Range(0, parallel).Select(_ => new byte[64 * 1024 * 1024])] : [];
 Func<Uri, int, Task<int>> download = strategy switch
 {
     "pooled" => (url, _) => Downloads.PooledReadAsync(client, url),
     "pooled-4-per-size" => (url, _) => Downloads.PooledReadAsync(client, url, fourPerSize),
+    "pooled-no-budget" => (url, _) => Downloads.PooledReadAsync(client, url, noBudget),
     "floor" => (url, slot) => Downloads.FloorAsync(client, url, floorBuffers[slot]),
     "bytearray" => async (url, _) => (await client.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
     _ => throw new ArgumentException($"unknown strategy '{strategy}'"),

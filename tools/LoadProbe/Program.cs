@@ -37,8 +37,11 @@ async Task<long> RunAsync(int total)
     return bytes;
 }
 
-// Warm-up: connections opened, pools filled, code jitted.
-await RunAsync(Math.Max(2 * concurrency, 16)).ConfigureAwait(false);
+// Warm-up: connections opened, code jitted, and every pool grown to what this load keeps in it. A pool's
+// count of arrays of a size rises each time more downloads than ever before hold that size at once, which
+// keeps happening for several hundred downloads at 64 in flight; eight rounds of the load get them all
+// (every strategy alike) to the steady state the measurement is about.
+await RunAsync(Math.Max(8 * concurrency, 64)).ConfigureAwait(false);
 
 int gen0 = GC.CollectionCount(0), gen1 = GC.CollectionCount(1), gen2 = GC.CollectionCount(2);
 TimeSpan pausedBefore = GC.GetTotalPauseDuration();

@@ -24,4 +24,8 @@ public static class BenchmarkServer
     /// <summary>The <c>/bytes</c> address for a body of <paramref name="size"/> bytes.</summary>
     public static Uri Bytes(int size, bool contentLength = false, int writes = 1)
         => new(Address, Server.LocalServer.BytesPath(size, contentLength, writes));
+
+    /// <summary>The <c>/bytes</c> address for a body of <paramref name="size"/> bytes spread over time by <paramref name="pace"/>.</summary>
+    public static Uri PacedBytes(int size, bool contentLength, Server.Pace pace)
+        => new(Address, Server.LocalServer.PacedBytesPath(size, contentLength, pace));
 }

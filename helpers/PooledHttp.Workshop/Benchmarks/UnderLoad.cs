@@ -1,31 +1,43 @@
 using BenchmarkDotNet.Attributes;
+using PooledHttp.Buffers;
+using PooledHttp.Server;
 
 namespace PooledHttp.Benchmarks;
 
 /// <summary>
-/// Chapter 07: one operation is a batch of <see cref="Concurrency"/> downloads of 1 MiB in flight at
-/// once, naive against pooled. Allocations and collections per batch; the notebook divides by the
-/// batch size.
+/// Chapter 07: one operation is a batch of <see cref="InFlight"/> downloads started together, each body sent
+/// without a Content-Length in 16 writes 2 ms apart (<see cref="Pace.Network"/>), so that the batch is really
+/// in flight at once. The naive read, the pooled read on the default pool, and on a pool sized for the batch.
+/// Allocations and collections per batch; the notebook divides by the batch.
 /// </summary>
 public class UnderLoad : DownloadBenchmark
 {
-    /// <summary>The body of each download: S0's 1 MiB.</summary>
-    internal const int BodySize = 1024 * 1024;
-    private Uri _url = null!;
-
     /// <summary>Downloads in flight at once.</summary>
-    [Params(1, 4, 16, 64)]
-    public int Concurrency { get; set; }
+    public const int InFlight = 64;
 
-    /// <summary><c>SendAsync</c> + <c>ReadAsByteArrayAsync</c>, <see cref="Concurrency"/> at once.</summary>
+    private Uri _url = null!;
+    private BoundedArrayPool _sized = null!;
+
+    /// <summary>The body of each download: 1 MiB (64 of them fit the default pool) and 4 MiB (they do not).</summary>
+    [Params(1024 * 1024, 4 * 1024 * 1024)]
+    public int Size { get; set; }
+
+    /// <summary><c>SendAsync</c> + <c>ReadAsByteArrayAsync</c>, the whole batch at once.</summary>
     [Benchmark(Baseline = true)]
-    public Task<long> Naive() => Downloads.BatchAsync(Concurrency, () => SendThenReadAsByteArrayAsync(_url));
+    public Task<long> Naive() => Downloads.BatchAsync(InFlight, () => SendThenReadAsByteArrayAsync(_url));
 
-    /// <summary>The helpers' pooled read, <see cref="Concurrency"/> at once.</summary>
+    /// <summary>The pooled read on the default pool, <see cref="BodyPool.Shared"/>.</summary>
     [Benchmark]
-    public Task<long> Pooled() => Downloads.BatchAsync(Concurrency, () => PooledReadAsync(_url));
+    public Task<long> Pooled() => Downloads.BatchAsync(InFlight, () => PooledReadAsync(_url));
+
+    /// <summary>The pooled read on <c>BodyPool.Create(64, Size)</c>.</summary>
+    [Benchmark]
+    public Task<long> PooledSized() => Downloads.BatchAsync(InFlight, () => Downloads.PooledReadAsync(Client, _url, _sized));
 
     /// <inheritdoc />
-    // With a Content-Length: chunked bodies from HttpListener add Nagle delays that would blur the times.
-    protected override void Prepare() => _url = BenchmarkServer.Bytes(BodySize, contentLength: true);
+    protected override void Prepare()
+    {
+        _url = BenchmarkServer.PacedBytes(Size, contentLength: false, Pace.Network);
+        _sized = BodyPool.Create(InFlight, Size);
+    }
 }

@@ -1,65 +1,156 @@
+using System.Buffers;
 using System.Reflection;
 using PooledHttp.Benchmarks;
+using PooledHttp.Buffers;
 using PooledHttp.Measuring;
 using PooledHttp.Server;
 
 namespace PooledHttp.Exercising;
 
-/// <summary>Chapter 07's exercise: a download that stays correct, and out of Gen2, with 64 in flight.</summary>
+/// <summary>Chapter 07's exercise: size a pool for 64 overlapping downloads of 4 MiB without a Content-Length.</summary>
 public sealed class Exercise07 : Exercise
 {
-    /// <summary>Downloads in flight in the check, and by default in the measurement.</summary>
-    private const int InFlight = 64;
+    /// <summary>Downloads in flight at once, in the check and the measurement.</summary>
+    internal const int InFlight = 64;
+
+    /// <summary>The body each download reads: 64 of them are 256 MiB, the default pool's whole budget, before any growth.</summary>
+    internal const int BodySize = 4 * 1024 * 1024;
+
+    /// <summary>
+    /// The most a download may allocate at steady state to meet the goal: the runtime's own few KiB per paced
+    /// download (4.3 to 8.2 KiB measured on the 2-core machine) with room to spare; one 4 MiB array missed
+    /// in a batch of 64 is 64 KiB per download.
+    /// </summary>
+    private const long TargetPerDownload = 16 * 1024;
+
+    /// <summary>The largest budget the check accepts, as a multiple of the bodies in flight: more is memory kept "just in case".</summary>
+    private const int MaxBudgetPerBody = 4;
 
     /// <inheritdoc />
     public override string Id => "E07";
 
     /// <inheritdoc />
-    public override string ClassName => "E07_UnderLoad";
+    public override string ClassName => "E07_SizeThePool";
 
     /// <inheritdoc />
-    public override string Title => "keep Gen2 at zero with 64 downloads in flight";
+    public override string Title => "size a pool for 64 overlapping downloads of 4 MiB";
 
     /// <inheritdoc />
     public override string Notebook => "07-under-load";
 
     /// <inheritdoc />
-    public override string? Goal => "no Gen2 collection";
+    public override string? Goal => $"no Gen2 collection and at most {ByteUnits.Format(TargetPerDownload)} allocated per download";
 
     /// <inheritdoc />
     public override bool Meets(MeasuredRow row)
     {
         ArgumentNullException.ThrowIfNull(row);
-        return row.Gen2 == 0;
+        return row.Gen2 == 0 && row.AllocatedBytes <= TargetPerDownload * InFlight;
     }
 
-    /// <summary>Checks the learner's <c>E07_UnderLoad.DownloadAsync</c>, then measures batches of <paramref name="inFlight"/> 1 MiB downloads at once from <paramref name="server"/>.</summary>
+    /// <summary>Checks the learner's <c>E07_SizeThePool.CreatePool</c>, then measures batches of 64 paced downloads on it from <paramref name="server"/>.</summary>
     /// <param name="server">The notebook's server.</param>
-    /// <param name="inFlight">Downloads in flight at once: one operation is one such batch, as in <see cref="UnderLoad"/>.</param>
-    public static ExerciseResult Run(LocalServer server, int inFlight = InFlight)
+    public static ExerciseResult Run(LocalServer server)
     {
         ArgumentNullException.ThrowIfNull(server);
-        ArgumentOutOfRangeException.ThrowIfLessThan(inFlight, 1);
-        ExerciseParameters.Counts = [inFlight];
+        ExerciseParameters.Sizes = [BodySize];
         return ExerciseRunner.Run(new Exercise07(), server.EnvironmentVariables, typeof(Exercise07Benchmark));
     }
 
     /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
-        => DownloadChecks.CheckAsync(LearnerCode.Bind<DownloadExercise>(learner, ClassName, "DownloadAsync"), InFlight, cancellationToken);
+        => CheckPoolAsync(LearnerCode.Bind<Func<int, int, ArrayPool<byte>>>(learner, ClassName, "CreatePool"), cancellationToken);
+
+    /// <summary>The check itself, on whatever makes the pool: the tests hand it known mistakes.</summary>
+    internal static async Task<string> CheckPoolAsync(Func<int, int, ArrayPool<byte>> create, CancellationToken cancellationToken)
+    {
+        ArrayPool<byte> pool = create(InFlight, BodySize);
+        if (pool is not BoundedArrayPool bounded)
+        {
+            throw new ExerciseCheckFailedException($"CreatePool returned a {pool?.GetType().Name ?? "null"}: return a BoundedArrayPool, whose memory has a ceiling you set. ArrayPool<byte>.Shared would stop allocating too, by keeping whatever it likes (section 4 showed how much).");
+        }
+
+        long bodies = (long)InFlight * BodySize;
+        if (bounded.MaxRetainedBytes > MaxBudgetPerBody * bodies)
+        {
+            throw new ExerciseCheckFailedException($"A budget of {ByteUnits.Format(bounded.MaxRetainedBytes)} is more than {MaxBudgetPerBody} times the {ByteUnits.Format(bodies)} in flight: that is memory kept for a load that never comes. Size it from the load.");
+        }
+
+        if (bounded.MaxArrayLength < BodySize)
+        {
+            throw new ExerciseCheckFailedException($"The pool keeps arrays up to {ByteUnits.Format(bounded.MaxArrayLength)}, smaller than a {ByteUnits.Format(BodySize)} body: every body would be allocated.");
+        }
+
+        // Two rounds of 64 chunked bodies, each spread over 16 writes so that they really overlap; the second
+        // round must find every array the first one left.
+        await using LocalServer server = LocalServer.Start();
+        using var client = new HttpClient();
+        var counting = new FirstSightPool(bounded);
+        Uri url = server.PacedBytesUrl(BodySize, contentLength: false, Pace.Network);
+        await RoundAsync(client, url, counting, cancellationToken).ConfigureAwait(false);
+        counting.StartCounting();
+        await RoundAsync(client, url, counting, cancellationToken).ConfigureAwait(false);
+        if (counting.Misses > 0)
+        {
+            throw new ExerciseCheckFailedException($"In the second round of {InFlight} downloads, {counting.Misses} rents found no free array and allocated one ({ByteUnits.Format(counting.MissedBytes)} in all): a budget of {ByteUnits.Format(bounded.MaxRetainedBytes)} does not hold what {InFlight} bodies of {ByteUnits.Format(BodySize)} without a Content-Length use. Remember the arrays a body grows through.");
+        }
+
+        return $"{InFlight} overlapping {ByteUnits.Format(BodySize)} downloads, twice, bytes exact: the second round found every array in the pool, and the budget ({ByteUnits.Format(bounded.MaxRetainedBytes)}) stays within {MaxBudgetPerBody} times the bodies in flight.";
+    }
+
+    private static async Task RoundAsync(HttpClient client, Uri url, ArrayPool<byte> pool, CancellationToken cancellationToken)
+    {
+        await Task.WhenAll(Enumerable.Range(0, InFlight).Select(async _ =>
+        {
+            using PooledBuffer body = await Http.PooledHttpClientExtensions.GetPooledAsync(client, url, pool: pool, cancellationToken: cancellationToken).ConfigureAwait(false);
+            if (body.Length != BodySize || Payload.FirstMismatch(body.Span) is var wrong and >= 0)
+            {
+                throw new ExerciseCheckFailedException($"A download came back wrong ({body.Length:N0} bytes): the pool handed out an array someone else was still using.");
+            }
+        })).ConfigureAwait(false);
+    }
 
     /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
-        => chapter.Where(r => r.Benchmark == nameof(UnderLoad) && SameCase(r, yours));
+        => chapter.Where(r => r.Benchmark == nameof(UnderLoad) && r.PayloadBytes == BodySize && r.RuntimeMajor == Environment.Version.Major);
 
     /// <inheritdoc />
     internal override Charts.PlotlyChart Chart(string title, IEnumerable<MeasuredRow> rows)
     {
         List<MeasuredRow> all = rows.ToList();
-        return Charts.Charts.Grouped(title, "strategy", "collections per 1,000 batches", [.. all.Select(Label)], new Dictionary<string, double[]>
+        return Charts.Charts.Grouped(title, "strategy", "KiB allocated per download", [.. all.Select(Label)], new Dictionary<string, double[]>
         {
-            ["Gen0"] = [.. all.Select(r => r.Gen0)],
-            ["Gen2"] = [.. all.Select(r => r.Gen2)],
+            ["KiB per download"] = [.. all.Select(r => r.AllocatedBytes / (double)InFlight / 1024)],
         });
+    }
+
+    /// <summary>Passes rents and returns to the learner's pool, and counts the rents that got an array it had never handed out.</summary>
+    private sealed class FirstSightPool(ArrayPool<byte> inner) : ArrayPool<byte>
+    {
+        private readonly HashSet<byte[]> _seen = new(ReferenceEqualityComparer.Instance);
+        private bool _counting;
+
+        public int Misses { get; private set; }
+
+        public long MissedBytes { get; private set; }
+
+        public void StartCounting() => _counting = true;
+
+        public override byte[] Rent(int minimumLength)
+        {
+            byte[] array = inner.Rent(minimumLength);
+            lock (_seen)
+            {
+                if (_seen.Add(array) && _counting && array.Length > 0)
+                {
+                    Misses++;
+                    MissedBytes += array.Length;
+                }
+            }
+
+            return array;
+        }
+
+        public override void Return(byte[] array, bool clearArray = false) => inner.Return(array, clearArray);
     }
 }

@@ -1,27 +1,28 @@
+using System.Buffers;
 using BenchmarkDotNet.Attributes;
 using PooledHttp.Benchmarks;
-using PooledHttp.Buffers;
+using PooledHttp.Server;
 
 namespace PooledHttp.Exercising;
 
-/// <summary>One operation: <see cref="Concurrency"/> downloads of 1 MiB with a Content-Length at once, each by the learner's <c>E07_UnderLoad.DownloadAsync</c>.</summary>
+/// <summary>One operation: 64 paced downloads of 4 MiB without a Content-Length at once, on the pool the learner's <c>E07_SizeThePool.CreatePool</c> returned.</summary>
 public class Exercise07Benchmark : ExerciseBenchmark
 {
     private Func<Task<int>> _one = null!;
 
-    /// <summary>Downloads in flight at once (named as in <see cref="UnderLoad"/>, so the rows line up).</summary>
-    [ParamsSource(nameof(CountValues))]
-    public int Concurrency { get; set; }
+    /// <summary>The body size (named as in <see cref="UnderLoad"/>, so the rows line up).</summary>
+    [ParamsSource(nameof(SizeValues))]
+    public int Size { get; set; }
 
-    /// <summary>A batch of your downloads.</summary>
+    /// <summary>A batch of downloads on your pool.</summary>
     [Benchmark]
-    public Task<long> Yours() => Downloads.BatchAsync(Concurrency, _one);
+    public Task<long> Yours() => Downloads.BatchAsync(UnderLoad.InFlight, _one);
 
     /// <inheritdoc />
     protected override void PrepareExercise()
     {
-        DownloadExercise download = LearnerCode.Bind<DownloadExercise>(Learner, "E07_UnderLoad", "DownloadAsync");
-        Uri url = BenchmarkServer.Bytes(UnderLoad.BodySize, contentLength: true);
-        _one = () => download(Client, url, BodyPool.Shared, int.MaxValue, Ignore, CancellationToken.None); // built once: no delegate per batch
+        ArrayPool<byte> pool = LearnerCode.Bind<Func<int, int, ArrayPool<byte>>>(Learner, "E07_SizeThePool", "CreatePool")(UnderLoad.InFlight, Size);
+        Uri url = BenchmarkServer.PacedBytes(Size, contentLength: false, Pace.Network);
+        _one = () => Downloads.PooledReadAsync(Client, url, pool); // built once: no delegate per batch
     }
 }

@@ -130,6 +130,34 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         return GC.AllocateUninitializedArray<byte>(SmallestArray << index);
     }
 
+    /// <summary>
+    /// The size, rounded up to a power of two, of the last body of unknown length read into this pool's arrays:
+    /// where the next such read starts if a free array of that size is there (see <see cref="TryRentFree"/>).
+    /// A race between two reads only picks one of their sizes.
+    /// </summary>
+    internal int UnknownLengthHint;
+
+    /// <summary>A free array of the size class of <paramref name="minimumLength"/>, or <see langword="null"/> when there is none: never allocates.</summary>
+    internal byte[]? TryRentFree(int minimumLength)
+    {
+        if (minimumLength <= 0 || minimumLength > MaxArrayLength)
+        {
+            return null;
+        }
+
+        lock (_gate)
+        {
+            if (_buckets[BucketIndex(minimumLength)].TryTakeNewest(out byte[]? array))
+            {
+                _retainedBytes -= array.Length;
+                _retainedArrays--;
+                return array;
+            }
+        }
+
+        return null;
+    }
+
     /// <inheritdoc />
     public override void Return(byte[] array, bool clearArray = false)
     {

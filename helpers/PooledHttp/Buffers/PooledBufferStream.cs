@@ -61,6 +61,14 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         _buffer = initialCapacity == 0 ? [] : _pool.Rent(initialCapacity);
     }
 
+    /// <summary>Starts with <paramref name="rented"/>, an array already rented from <paramref name="pool"/>, which the stream now owns.</summary>
+    internal PooledBufferStream(int maxLength, byte[] rented, ArrayPool<byte> pool)
+    {
+        MaxLength = maxLength;
+        _pool = pool;
+        _buffer = rented;
+    }
+
     private string DebuggerText => Volatile.Read(ref _disposed) != 0
         ? "PooledBufferStream (disposed or detached)"
         : $"PooledBufferStream {_length:N0} of {_buffer.Length:N0} bytes, limit {MaxLength:N0}";

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using PooledHttp.Buffers;
 
@@ -152,7 +153,16 @@ public static class PooledBodyReader
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
-        using var buffer = new PooledBufferStream(maxBytes, Math.Min(InitialUnknownLengthCapacity, maxBytes), pool) { GrowthFactor = UnknownLengthGrowth };
+        // A body of unknown length grows through smaller arrays before it fits; bodies in flight at once then hold
+        // arrays of every size on the way, and a pool needs several of each. On a BoundedArrayPool that has read
+        // such bodies before, start in an array of the last one's size when one is free: once the pool is warm, a
+        // body of unknown length costs it one array, as a body with a Content-Length does.
+        var bounded = pool as BoundedArrayPool;
+        int initial = Math.Min(InitialUnknownLengthCapacity, maxBytes);
+        byte[]? warm = bounded is { UnknownLengthHint: var hint } && hint > initial && hint / 2 < maxBytes ? bounded.TryRentFree(hint) : null;
+        using PooledBufferStream buffer = warm is null
+            ? new PooledBufferStream(maxBytes, initial, pool) { GrowthFactor = UnknownLengthGrowth }
+            : new PooledBufferStream(maxBytes, warm, pool) { GrowthFactor = UnknownLengthGrowth };
         try
         {
             // CopyToAsync rather than a read loop: the runtime's chunked and read-to-end content streams copy
@@ -160,6 +170,10 @@ public static class PooledBodyReader
             // read that has to wait. The buffer refuses a byte past the limit (PayloadTooLargeException), and
             // a body that ends exactly at a power of two never grows, since no write comes after it.
             await body.CopyToAsync(buffer, ReadSize, cancellationToken).ConfigureAwait(false);
+            if (bounded is not null)
+            {
+                Volatile.Write(ref bounded.UnknownLengthHint, (int)Math.Min(BitOperations.RoundUpToPowerOf2((uint)Math.Max(buffer.Length, 1)), 1 << 30));
+            }
 
             // Ownership moves to the lease; the using above then disposes an empty stream.
             return buffer.DetachBuffer();

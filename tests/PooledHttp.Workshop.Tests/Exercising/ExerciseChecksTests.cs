@@ -33,6 +33,30 @@ public class ExerciseChecksTests
     }
 
     [Fact]
+    public async Task The_pool_check_passes_a_pool_sized_for_the_load_and_fails_the_usual_mistakes()
+    {
+        const int MiB = 1024 * 1024;
+        string passed = await Exercise07.CheckPoolAsync((n, size) => BodyPool.Create(n, size), None);
+        Assert.Contains("found every array", passed, StringComparison.Ordinal);
+
+        // No budget at all: it would stop allocating by keeping whatever it likes.
+        var shared = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((_, _) => ArrayPool<byte>.Shared, None));
+        Assert.Contains("BoundedArrayPool", shared.Message, StringComparison.Ordinal);
+
+        // The default pool's budget, sized for bodies of 1 MiB: the second round misses.
+        var small = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((n, _) => BodyPool.Create(n, MiB), None));
+        Assert.Contains("found no free array", small.Message, StringComparison.Ordinal);
+
+        // Sized by the bodies alone, forgetting the arrays a chunked body grows through: misses too.
+        var exact = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size), None));
+        Assert.Contains("grows through", exact.Message, StringComparison.Ordinal);
+
+        // A gigabyte "just in case".
+        var huge = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((_, _) => new BoundedArrayPool(4L * 1024 * MiB), None));
+        Assert.Contains("more than 4 times", huge.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task S0s_single_read_fails_the_download_check_on_the_bytes()
     {
         // S0's known-length read: one ReadAsync, trusted to fill the array.
