@@ -1,62 +1,120 @@
 using Microsoft.AspNetCore.Html;
+using Microsoft.DotNet.Interactive.Formatting;
 
-// The namespace and the names are the kernel's on purpose: a cell compiles against these exactly as it
+// The namespaces and the names are the kernel's on purpose: a cell compiles against these exactly as it
 // compiles against the .NET Interactive kernel's helpers, which the kernel brings into scope with
 // `using static Microsoft.DotNet.Interactive.Kernel;` (CSharpKernelExtensions.UseKernelHelpers), and the
-// workshop kit finds the host's display() by this name in either host (see the kit's LiveOutput).
-namespace Microsoft.DotNet.Interactive;
-
-/// <summary>
-/// The kernel helpers the notebooks may use, with the shapes of
-/// <c>src/Microsoft.DotNet.Interactive/Kernel.Static.cs</c> in dotnet/interactive:
-/// <c>display(value, params mimeTypes)</c> returns a handle whose <c>Update</c> replaces that output in
-/// place, and <c>HTML(text)</c> returns an <see cref="IHtmlContent"/>. Nothing else: a notebook that
-/// needs another helper of the kernel's fails here first, rather than passing here and failing there.
-/// </summary>
-public static class Kernel
+// workshop kit finds the host's display by these names in either host (see the kit's LiveOutput).
+namespace Microsoft.DotNet.Interactive
 {
-    /// <summary>Shows <paramref name="value"/> as an output of the running cell.</summary>
-    public static DisplayedValue display(object value, params string[] mimeTypes)
-        => new(DisplaySink.Current.Display(value, mimeTypes ?? []), mimeTypes ?? []);
-
-    /// <summary>Marks <paramref name="content"/> as HTML, as the kernel's <c>content.ToHtmlContent()</c> does.</summary>
-    public static IHtmlContent HTML(string content) => new HtmlString(content);
-}
-
-/// <summary>The handle <see cref="Kernel.display"/> returns, as the kernel's <c>DisplayedValue</c>.</summary>
-public sealed class DisplayedValue
-{
-    private readonly object _output;
-    private readonly string[] _mimeTypes;
-
-    internal DisplayedValue(object output, string[] mimeTypes)
+    /// <summary>
+    /// The kernel helpers the notebooks may use, with the shapes of
+    /// <c>src/Microsoft.DotNet.Interactive/Kernel.Static.cs</c> in dotnet/interactive: <c>display(value, params
+    /// mimeTypes)</c> and <c>HTML(text)</c>. Nothing else: a notebook that needs another helper of the kernel's
+    /// fails here first, rather than passing here and failing there.
+    /// </summary>
+    public static class Kernel
     {
-        _output = output;
-        _mimeTypes = mimeTypes;
+        /// <summary>
+        /// Shows <paramref name="value"/> as an output of the running cell and returns a handle that is NOT that
+        /// output, as in the kernel: <c>DisplayExtensions.Display</c> (Microsoft.DotNet.Interactive.Formatting)
+        /// raises its event with one <c>new DisplayedValue(...)</c> and returns another, so the two carry different
+        /// ids and the handle's <c>Update</c> names an output that does not exist. Jupyter then changes nothing
+        /// visible; so does the runner.
+        /// </summary>
+        public static DisplayedValue display(object value, params string[] mimeTypes)
+        {
+            DisplaySink.Current.Display(value, mimeTypes ?? []);
+            return new DisplayedValue(null, mimeTypes ?? []);
+        }
+
+        /// <summary>Marks <paramref name="content"/> as HTML, as the kernel's <c>content.ToHtmlContent()</c> does.</summary>
+        public static IHtmlContent HTML(string content) => new HtmlString(content);
     }
 
-    /// <summary>Replaces the output this handle points at with <paramref name="updatedValue"/>, in place.</summary>
-    public void Update(object updatedValue) => DisplaySink.Current.Update(_output, updatedValue, _mimeTypes);
-}
-
-/// <summary>Where displays go: the runner's outputs of the running cell.</summary>
-internal interface IDisplaySink
-{
-    /// <summary>Adds an output and returns what names it for <see cref="Update"/>.</summary>
-    object Display(object? value, string[] mimeTypes);
-
-    /// <summary>Replaces the data of <paramref name="output"/>.</summary>
-    void Update(object output, object? value, string[] mimeTypes);
-}
-
-/// <summary>The runner sets the sink as each cell starts; the helpers fail clearly without one.</summary>
-internal static class DisplaySink
-{
-    private static IDisplaySink? _current;
-
-    public static IDisplaySink Current
+    /// <summary>
+    /// The running cell's context, as the kernel's <c>KernelInvocationContext.Current</c>: the way to a display
+    /// handle that does update its output (<see cref="KernelInvocationContextExtensions.Display"/>).
+    /// </summary>
+    public sealed class KernelInvocationContext
     {
-        get => _current ?? throw new InvalidOperationException("display() needs a running notebook cell.");
-        set => _current = value;
+        private static readonly KernelInvocationContext Running = new();
+
+        private KernelInvocationContext()
+        {
+        }
+
+        /// <summary>The running cell's context; <see langword="null"/> outside a cell.</summary>
+        public static KernelInvocationContext? Current => DisplaySink.IsSet ? Running : null;
+    }
+
+    /// <summary>The kernel's <c>KernelInvocationContextExtensions</c> (src/Microsoft.DotNet.Interactive), its <c>Display</c> only.</summary>
+    public static class KernelInvocationContextExtensions
+    {
+        /// <summary>
+        /// Shows <paramref name="value"/> and returns the handle of that very output, as the kernel does: it builds
+        /// one <c>DisplayedValue</c>, publishes <c>DisplayedValueProduced</c> with its id, and returns it, so
+        /// <c>Update</c> publishes <c>DisplayedValueUpdated</c> for the same id and the front end replaces the output.
+        /// </summary>
+        public static DisplayedValue Display(this KernelInvocationContext context, object value, params string[] mimeTypes)
+        {
+            ArgumentNullException.ThrowIfNull(context);
+            return new DisplayedValue(DisplaySink.Current.Display(value, mimeTypes ?? []), mimeTypes ?? []);
+        }
+    }
+
+    /// <summary>Where displays go: the runner's outputs of the running cell.</summary>
+    internal interface IDisplaySink
+    {
+        /// <summary>Adds an output and returns what names it for <see cref="Update"/>.</summary>
+        object Display(object? value, string[] mimeTypes);
+
+        /// <summary>Replaces the data of <paramref name="output"/>.</summary>
+        void Update(object output, object? value, string[] mimeTypes);
+
+        /// <summary>An update for an id no output carries: nothing visible changes, as in Jupyter.</summary>
+        void UpdateNothing(object? value);
+    }
+
+    /// <summary>The runner sets the sink as each cell starts; the helpers fail clearly without one.</summary>
+    internal static class DisplaySink
+    {
+        private static IDisplaySink? _current;
+
+        public static bool IsSet => _current is not null;
+
+        public static IDisplaySink Current
+        {
+            get => _current ?? throw new InvalidOperationException("display() needs a running notebook cell.");
+            set => _current = value;
+        }
+    }
+}
+
+namespace Microsoft.DotNet.Interactive.Formatting
+{
+    /// <summary>The handle a display returns, as the kernel's <c>Microsoft.DotNet.Interactive.Formatting.DisplayedValue</c>.</summary>
+    public sealed class DisplayedValue
+    {
+        private readonly object? _output;
+        private readonly string[] _mimeTypes;
+
+        internal DisplayedValue(object? output, string[] mimeTypes)
+        {
+            _output = output;
+            _mimeTypes = mimeTypes;
+        }
+
+        /// <summary>Replaces the output this handle names with <paramref name="updatedValue"/>, when it names one.</summary>
+        public void Update(object updatedValue)
+        {
+            if (_output is null)
+            {
+                DisplaySink.Current.UpdateNothing(updatedValue);
+                return;
+            }
+
+            DisplaySink.Current.Update(_output, updatedValue, _mimeTypes);
+        }
     }
 }

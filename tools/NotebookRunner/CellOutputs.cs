@@ -61,6 +61,9 @@ internal sealed class CellOutputs : Microsoft.DotNet.Interactive.IDisplaySink
         _live.WriteLine($"   [update] {shown.Text}");
     }
 
+    public void UpdateNothing(object? value)
+        => _live.WriteLine($"   [update of a display() handle: no output carries its id, so nothing changes, as in the kernel] {value}");
+
     /// <summary>A writer that appends to this cell's <paramref name="stream"/> output and echoes live.</summary>
     public TextWriter Writer(string stream) => new StreamWriter(this, stream);
 

@@ -8,7 +8,7 @@ const string Help = """
 
     usage: dotnet run --project tools/NotebookRunner -c Release -- [notebooks...] [--quick] [--out DIR] [--cell-timeout MINUTES]
 
-      notebooks        .ipynb files to run, in the order given. None: every notebook under notebooks/, in name order.
+      notebooks        .ipynb or .dib files to run, in the order given. None: every .ipynb under notebooks/, in name order.
       --quick          the quick measuring profile (fewer iterations, rougher times). For CI and dry runs.
       --out DIR        where executed notebooks, charts (HTML, plotly.js embedded), results (CSV) and report.html
                        (the whole run on one offline page) go. Default: artifacts/

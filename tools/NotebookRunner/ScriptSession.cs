@@ -59,7 +59,22 @@ internal sealed class ScriptSession
         try
         {
             _state ??= await CSharpScript.RunAsync(KernelHelpersSubmission, _options).ConfigureAwait(false);
-            _state = await _state.ContinueWithAsync(code, _options).ConfigureAwait(false);
+            Script<object> cell = _state.Script.ContinueWith(code, _options);
+
+            // Compiled as the kernel compiles a cell: no nullable context (so `string?` warns CS8632), and the
+            // warnings reported beside the cell, not as its outputs, as the kernel's DiagnosticsProduced events are.
+            ImmutableArray<Diagnostic> diagnostics = cell.Compile();
+            if (diagnostics.Any(d => d.Severity == DiagnosticSeverity.Error))
+            {
+                throw new CompilationErrorException("The cell does not compile.", diagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).ToImmutableArray());
+            }
+
+            foreach (Diagnostic warning in diagnostics.Where(d => d.Severity == DiagnosticSeverity.Warning))
+            {
+                liveConsole.WriteLine($"   [warning] {warning}");
+            }
+
+            _state = await cell.RunFromAsync(_state).ConfigureAwait(false);
             if (EndsInExpression(code))
             {
                 // The kernel publishes a return value only for a trailing expression, as here.

@@ -94,7 +94,7 @@ public static class Measure
         ThrowIfFailed(summary, progress);
 
         var rows = summary.Reports.Select(report => ToRow(notebook, profile, report)).ToList();
-        ResultsCsv.Append(Path.Combine(WorkshopPaths.Output, "results", notebook + ".csv"), rows);
+        ResultsCsv.Append(Path.Combine(WorkshopPaths.ResultsFolder, notebook + ".csv"), rows);
         return new MeasurementResult(rows);
     }
 

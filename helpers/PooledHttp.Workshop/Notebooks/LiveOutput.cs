@@ -5,15 +5,22 @@ namespace PooledHttp.Notebooks;
 
 /// <summary>
 /// A line of text shown under the running cell and replaced in place as work progresses: "case 3 of 8,
-/// 1:12 elapsed" while a benchmark runs for minutes. In a notebook it is the host's own
-/// <c>display(value)</c> and <c>DisplayedValue.Update(value)</c>, which the .NET Interactive kernel
-/// (<c>Microsoft.DotNet.Interactive.Kernel</c>) and the headless runner both provide under that name;
-/// anywhere else (a console, a test) each update is a line on the console.
+/// 1:12 elapsed" while a benchmark runs for minutes. In a notebook it is
+/// <c>KernelInvocationContext.Current.Display(value)</c> and that handle's <c>Update(value)</c>, which the .NET
+/// Interactive kernel and the headless runner both provide under those names; anywhere else (a console, a
+/// test) each update is a line on the console.
 /// </summary>
+/// <remarks>
+/// Not the kernel's <c>display(value)</c>: its handle is another <c>DisplayedValue</c> than the one it showed
+/// (dotnet/interactive, <c>DisplayExtensions.Display</c>), so its updates name an output that does not exist:
+/// VS Code adds a second line beside the stale first one, Jupyter changes nothing. The context's
+/// <c>Display</c> returns the very value it published (<c>KernelInvocationContextExtensions.Display</c>).
+/// </remarks>
 [DebuggerDisplay("{Text}")]
 public sealed class LiveOutput
 {
-    private const string HostHelpers = "Microsoft.DotNet.Interactive.Kernel";
+    private const string HostContext = "Microsoft.DotNet.Interactive.KernelInvocationContext";
+    private const string HostDisplay = "Microsoft.DotNet.Interactive.KernelInvocationContextExtensions";
 
     private readonly object? _handle;
     private readonly MethodInfo? _update;
@@ -34,12 +41,12 @@ public sealed class LiveOutput
     /// <summary>Shows <paramref name="text"/> as a new output of the running cell, or on the console outside a notebook.</summary>
     public static LiveOutput Show(string text)
     {
-        MethodInfo? display = FindHostDisplay();
-        if (display is not null)
+        (object? context, MethodInfo? display) = FindHostDisplay();
+        if (context is not null && display is not null)
         {
             try
             {
-                object? handle = display.Invoke(null, [text, Array.Empty<string>()]);
+                object? handle = display.Invoke(null, [context, text, Array.Empty<string>()]);
                 MethodInfo? update = handle?.GetType().GetMethod("Update", [typeof(object)]);
                 if (handle is not null && update is not null)
                 {
@@ -77,10 +84,23 @@ public sealed class LiveOutput
         Console.WriteLine(text);
     }
 
-    /// <summary>The host's <c>display(object, params string[])</c>, when this process is a notebook kernel.</summary>
-    private static MethodInfo? FindHostDisplay() => AppDomain.CurrentDomain.GetAssemblies()
-        .Select(assembly => assembly.GetType(HostHelpers, throwOnError: false))
-        .OfType<Type>()
-        .Select(type => type.GetMethod("display", BindingFlags.Public | BindingFlags.Static, [typeof(object), typeof(string[])]))
-        .FirstOrDefault(method => method is not null);
+    /// <summary>The running cell's context and the host's <c>Display(this KernelInvocationContext, object, params string[])</c>, when this process is a notebook kernel running a cell.</summary>
+    private static (object? Context, MethodInfo? Display) FindHostDisplay()
+    {
+        foreach (Assembly assembly in AppDomain.CurrentDomain.GetAssemblies())
+        {
+            Type? contextType = assembly.GetType(HostContext, throwOnError: false);
+            Type? displayType = assembly.GetType(HostDisplay, throwOnError: false);
+            if (contextType is null || displayType is null)
+            {
+                continue;
+            }
+
+            object? context = contextType.GetProperty("Current", BindingFlags.Public | BindingFlags.Static)?.GetValue(null);
+            MethodInfo? display = displayType.GetMethod("Display", BindingFlags.Public | BindingFlags.Static, [contextType, typeof(object), typeof(string[])]);
+            return (context, display);
+        }
+
+        return (null, null);
+    }
 }

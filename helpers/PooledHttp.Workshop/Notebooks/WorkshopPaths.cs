@@ -20,6 +20,14 @@ public static class WorkshopPaths
         ? Path.GetFullPath(dir)
         : Path.Combine(Root, "data", "results");
 
+    /// <summary>
+    /// Where <c>Measure</c> appends a notebook's rows: <c>results/</c> under the runner's <c>--out</c>, or
+    /// <c>data/results</c> itself in an editor (git-ignored; the README names <c>data/results/NN-name.csv</c>).
+    /// </summary>
+    public static string ResultsFolder => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 }
+        ? Path.Combine(Output, "results")
+        : Output;
+
     private static string FindRoot()
     {
         foreach (string start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })

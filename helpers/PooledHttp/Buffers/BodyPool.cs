@@ -9,9 +9,10 @@ namespace PooledHttp.Buffers;
 /// </summary>
 /// <remarks>
 /// <para><b>Sizing a pool.</b> A read holds one array per body in flight, of the body's size rounded up to a
-/// power of two; a body without a Content-Length grows through a few smaller arrays first (each four times
-/// the last, from 16 KiB), and those stay in the pool too. So the budget a service needs is its downloads in
-/// flight at once times its typical body size, plus half again:
+/// power of two; a body without a Content-Length starts in an array of the typical size on a pool made by
+/// <see cref="Create"/> (elsewhere it grows through smaller arrays, each four times the last, from 16 KiB), and
+/// larger bodies grow from there. So the budget a service needs is its downloads in flight at once times its
+/// typical body size, plus half again:
 /// <code>var pool = BodyPool.Create(bodiesInFlight: 64, typicalBodySize: 16 * 1024 * 1024); // 1.5 GiB at most</code>
 /// Pass it to every pooled read (<c>client.GetPooledAsync(url, pool: pool)</c>). Bodies beyond what the budget
 /// holds are allocated and collected as if there were no pool; nothing fails.</para>
@@ -47,8 +48,9 @@ public static class BodyPool
 
     /// <summary>
     /// A pool for <paramref name="bodiesInFlight"/> bodies of about <paramref name="typicalBodySize"/> bytes read
-    /// at once: its budget is their sizes rounded up to a power of two, plus half again for the arrays a body of
-    /// unknown length grows through.
+    /// at once: its budget is their sizes rounded up to a power of two, plus half again for the arrays a larger body
+    /// grows through. A body without a Content-Length read into it starts in an array of the typical size, so it
+    /// holds one array from its first byte, as a body with one does.
     /// </summary>
     /// <param name="bodiesInFlight">The most downloads the service has in flight at once.</param>
     /// <param name="typicalBodySize">The size of a typical body; larger bodies are read too, from what is left.</param>
@@ -60,6 +62,6 @@ public static class BodyPool
         ArgumentOutOfRangeException.ThrowIfGreaterThan(typicalBodySize, 1 << 30);
         long rounded = (long)BitOperations.RoundUpToPowerOf2((uint)typicalBodySize);
         long budget = (long)(bodiesInFlight * rounded * BudgetPerBody);
-        return new BoundedArrayPool(budget, (int)Math.Max(rounded, MaxArrayLength), idleTimeout);
+        return new BoundedArrayPool(budget, (int)Math.Max(rounded, MaxArrayLength), idleTimeout) { TypicalBodySize = typicalBodySize };
     }
 }

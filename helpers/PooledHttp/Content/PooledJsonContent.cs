@@ -39,7 +39,9 @@ public sealed class PooledJsonContent : HttpContent
     /// <param name="value">The value to send.</param>
     /// <param name="options">Serializer options; <see cref="PooledJson.Options"/> when <see langword="null"/>. Reuse one instance.</param>
     /// <param name="pool">The pool to rent from; <see cref="ArrayPool{T}.Shared"/> when <see langword="null"/>.</param>
-    /// <param name="maxBytes">The largest body to build; a bigger one throws <see cref="PayloadTooLargeException"/> and returns its arrays.</param>
+    /// <param name="maxBytes">The largest body to build; a bigger one throws <see cref="PayloadTooLargeException"/> and returns its arrays.
+    /// What is rented on the way stays bounded too: never more than about three times this limit (the serializer asks room
+    /// for the worst case of a string before it writes it; see <see cref="PooledBufferStream.GetMemory"/>).</param>
     public static PooledJsonContent Create<T>(T value, JsonSerializerOptions? options = null, ArrayPool<byte>? pool = null, int maxBytes = int.MaxValue)
     {
         using var buffer = new PooledBufferStream(maxBytes, 0, pool);

@@ -15,6 +15,10 @@ namespace PooledHttp.Http;
 /// <para>Every path returns what it rented: on success the array moves into the returned
 /// <see cref="PooledBuffer"/>, which the caller then owns; on any exception (short body, long body,
 /// limit, cancellation, a dropped connection) it goes back to the pool before the exception leaves.</para>
+/// <para>A body of unknown length is copied with the stream's own <see cref="Stream.CopyToAsync(Stream, int, CancellationToken)"/>:
+/// the runtime's HTTP content streams copy straight out of the connection's buffer; another stream may use a
+/// copy buffer of its own (<see cref="Stream"/>'s default rents one from <see cref="ArrayPool{T}.Shared"/>).
+/// Everything that holds the body comes from the given pool.</para>
 /// <para>The read's own async methods use <see cref="PoolingAsyncValueTaskMethodBuilder{TResult}"/>: a
 /// read that has to wait for the network reuses its state machine instead of allocating one per call.</para>
 /// </remarks>
@@ -154,12 +158,19 @@ public static class PooledBodyReader
     private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         // A body of unknown length grows through smaller arrays before it fits; bodies in flight at once then hold
-        // arrays of every size on the way, and a pool needs several of each. On a BoundedArrayPool that has read
-        // such bodies before, start in an array of the last one's size when one is free: once the pool is warm, a
-        // body of unknown length costs it one array, as a body with a Content-Length does.
+        // arrays of every size on the way, and a pool needs several of each. A pool made for bodies of a known
+        // typical size (BodyPool.Create) starts every such read in an array of that size, as a Content-Length
+        // would. Another BoundedArrayPool that has read such bodies before starts in an array of the last one's
+        // size, but only when one is free: that pool may be shared by reads of every size, and a small body must
+        // never cost a large fresh array.
         var bounded = pool as BoundedArrayPool;
         int initial = Math.Min(InitialUnknownLengthCapacity, maxBytes);
-        byte[]? warm = bounded is { UnknownLengthHint: var hint } && hint > initial && hint / 2 < maxBytes ? bounded.TryRentFree(hint) : null;
+        byte[]? warm = bounded switch
+        {
+            { TypicalBodySize: var typical } when typical > initial => pool.Rent(Math.Min(typical, maxBytes)),
+            { UnknownLengthHint: var hint } when hint > initial && hint / 2 < maxBytes => bounded.TryRentFree(hint),
+            _ => null,
+        };
         using PooledBufferStream buffer = warm is null
             ? new PooledBufferStream(maxBytes, initial, pool) { GrowthFactor = UnknownLengthGrowth }
             : new PooledBufferStream(maxBytes, warm, pool) { GrowthFactor = UnknownLengthGrowth };

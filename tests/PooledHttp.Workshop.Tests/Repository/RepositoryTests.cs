@@ -31,6 +31,19 @@ public partial class RepositoryTests
     }
 
     [Fact]
+    public void In_an_editor_results_go_where_the_readme_says_and_git_ignores_them()
+    {
+        // No runner here (only the serial exercise tests set its variable, and never while this runs): the editor's folder.
+        string folder = PooledHttp.Notebooks.WorkshopPaths.ResultsFolder;
+        Assert.Equal(Path.Combine(Root, "data", "results"), folder);
+        Assert.Contains("results are appended to `data/results/NN-name.csv` (git-ignored)", File.ReadAllText(Path.Combine(Root, "README.md")), StringComparison.Ordinal);
+        string file = Path.GetRelativePath(Root, Path.Combine(folder, "07-under-load.csv")).Replace('\\', '/');
+        using var git = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("git", ["check-ignore", "-q", file]) { WorkingDirectory = Root })!;
+        git.WaitForExit();
+        Assert.True(git.ExitCode == 0, $"git does not ignore {file}");
+    }
+
+    [Fact]
     public void Ci_runs_the_test_command_the_readme_gives()
     {
         string readme = File.ReadAllText(Path.Combine(Root, "README.md"));

@@ -73,6 +73,42 @@ public class KernelFidelityTests
     }
 
     [Fact]
+    public async Task Cells_compile_without_a_nullable_context_and_warnings_are_reported_beside_the_cell()
+    {
+        // dotnet/interactive, src/Microsoft.DotNet.Interactive.CSharp/CSharpKernel.cs sets no nullable context on its
+        // ScriptOptions, so `string?` in a cell is warning CS8632 (seen with the real kernel, DESIGN.md), and the kernel
+        // publishes warnings as DiagnosticsProduced (line 330 there), beside the cell, not as one of its outputs.
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("nullable", "string? name = null;\nConsole.WriteLine(name is null);");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        Assert.Contains("CS8632", stdout, StringComparison.Ordinal);
+        string cell = Text(scratch.ExecutedCells("nullable")[0]);
+        Assert.Contains("True", cell, StringComparison.Ordinal);
+        Assert.DoesNotContain("CS8632", cell, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_dib_notebook_runs_and_comes_back_as_an_executed_ipynb()
+    {
+        // The kernel runs .dib files too (dotnet/interactive, src/Microsoft.DotNet.Interactive.Documents,
+        // CodeSubmission.Parse): `#!meta` and its JSON line are metadata, each `#!csharp` or `#!markdown` line starts
+        // a cell, and `#!time` is a magic command inside a cell, not a cell.
+        var scratch = new ScratchNotebooks();
+        scratch.WriteFile("plain.dib", string.Join("\n",
+            "#!meta", "", "{\"kernelInfo\":{\"defaultKernelName\":\"csharp\",\"items\":[{\"name\":\"csharp\"}]}}", "",
+            "#!markdown", "", "# A dib", "", "#!csharp", "", "var answer = 6 * 7;", "", "#!csharp", "", "Console.WriteLine(answer);", ""));
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(Path.Combine(scratch.Folder, "plain.dib"));
+        Assert.True(exit == 0, stderr + stdout);
+        var executed = (JsonObject)JsonNode.Parse(File.ReadAllText(scratch.ExecutedPath("plain")))!;
+        JsonObject[] cells = [.. ((JsonArray)executed["cells"]!).OfType<JsonObject>()];
+        Assert.Equal(["markdown", "code", "code"], cells.Select(c => (string?)c["cell_type"]));
+        Assert.Contains("# A dib", cells[0]["source"]!.ToJsonString(), StringComparison.Ordinal);
+        Assert.Contains("42", Text(cells[2]), StringComparison.Ordinal);
+        await NbformatValidator.AssertValidAsync(scratch.ExecutedPath("plain"));
+    }
+
+    [Fact]
     public async Task A_using_after_a_statement_is_CS1529_as_in_the_kernel()
     {
         var scratch = new ScratchNotebooks();
@@ -98,8 +134,12 @@ public class KernelFidelityTests
     }
 
     [Fact]
-    public async Task Display_update_leaves_one_output_with_the_last_value_and_HTML_is_html()
+    public async Task A_display_handle_does_not_update_its_output_as_in_the_kernel_and_HTML_is_html()
     {
+        // dotnet/interactive, src/Microsoft.DotNet.Interactive.Formatting/DisplayExtensions.cs: Display raises its
+        // formatter event with `new(value, formattedValues)` and returns `new DisplayedValue(value, formattedValues)`,
+        // another object with another DisplayId (DisplayedValue.cs: a Guid made on first use). Its Update publishes
+        // DisplayedValueUpdated for an id no output carries: Jupyter changes nothing, and neither may the runner.
         var scratch = new ScratchNotebooks();
         string nb = scratch.Write("display",
             "var handle = display(\"first\");\nhandle.Update(\"second\");\nhandle.Update(\"last\");\nMicrosoft.AspNetCore.Html.IHtmlContent html = HTML(\"<b>bold</b>\");\ndisplay(html);");
@@ -108,9 +148,25 @@ public class KernelFidelityTests
         IReadOnlyList<JsonObject> outputs = ScratchNotebooks.Outputs(scratch.ExecutedCells("display")[0]);
         Assert.Equal(2, outputs.Count);
         Assert.Equal("display_data", (string?)outputs[0]["output_type"]);
-        Assert.Equal("last", (string?)outputs[0]["data"]!["text/plain"]);
+        Assert.Equal("first", (string?)outputs[0]["data"]!["text/plain"]);
         Assert.Equal("<b>bold</b>", (string?)outputs[1]["data"]!["text/html"]);
         Assert.Null(outputs[1]["data"]!["text/plain"]);
+    }
+
+    [Fact]
+    public async Task The_contexts_display_handle_updates_its_output_in_place_as_in_the_kernel()
+    {
+        // dotnet/interactive, src/Microsoft.DotNet.Interactive/KernelInvocationContextExtensions.cs: Display builds one
+        // DisplayedValue, publishes DisplayedValueProduced with its DisplayId and returns that same object, so its
+        // Update publishes DisplayedValueUpdated with the id of the output it made: the front end replaces it.
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("live",
+            "var context = Microsoft.DotNet.Interactive.KernelInvocationContext.Current;\nvar line = Microsoft.DotNet.Interactive.KernelInvocationContextExtensions.Display(context, \"first\");\nline.Update(\"second\");\nline.Update(\"last\");");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        IReadOnlyList<JsonObject> outputs = ScratchNotebooks.Outputs(scratch.ExecutedCells("live")[0]);
+        Assert.Single(outputs);
+        Assert.Equal("last", (string?)outputs[0]["data"]!["text/plain"]);
     }
 
     [Fact]

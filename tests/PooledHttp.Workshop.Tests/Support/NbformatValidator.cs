@@ -1,20 +1,53 @@
+using NJsonSchema;
+using NJsonSchema.Validation;
+
 namespace PooledHttp.Tests.Support;
 
 /// <summary>
-/// Validates a notebook against the nbformat 4 schema with the reference implementation, Jupyter's own
-/// <c>nbformat</c> Python package (Debian: python3-nbformat, which .ci/run installs).
+/// Validates a notebook against the official nbformat 4.5 JSON schema, the one Jupyter's own <c>nbformat</c>
+/// package validates with (<c>Support/nbformat/nbformat.v4.5.schema.json</c>, copied unchanged from nbformat
+/// 5.5.0; BSD-3-Clause, see <c>COPYRIGHT-nbformat.txt</c> beside it). In .NET, so <c>dotnet test</c> needs
+/// nothing installed: NJsonSchema reads the schema's draft 4.
 /// </summary>
 internal static class NbformatValidator
 {
-    private const string Script = "import sys, nbformat\nnb = nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT)\nnbformat.validate(nb)\nprint('valid nbformat', nb.nbformat, nb.nbformat_minor)\n";
+    private static readonly Lazy<Task<JsonSchema>> Schema = new(LoadAsync);
+
+    /// <summary>The schema's complaints about <paramref name="notebookJson"/>; empty when it is valid nbformat 4.5.</summary>
+    public static async Task<IReadOnlyList<string>> ErrorsAsync(string notebookJson)
+    {
+        JsonSchema schema = await Schema.Value;
+        ICollection<ValidationError> errors = schema.Validate(notebookJson);
+        return [.. errors.Select(e => e.ToString())];
+    }
+
+    /// <summary>
+    /// The schema, with one change of form that keeps its meaning: it keeps its shared pieces one level down, in
+    /// <c>definitions/misc/…</c>, where a draft 4 reader expects schemas only directly under <c>definitions</c>
+    /// (NJsonSchema cannot resolve <c>#/definitions/misc/source</c>). They move up as <c>definitions/misc_…</c>,
+    /// and the references follow.
+    /// </summary>
+    private static async Task<JsonSchema> LoadAsync()
+    {
+        string path = Path.Combine(AppContext.BaseDirectory, "Support", "nbformat", "nbformat.v4.5.schema.json");
+        var root = (System.Text.Json.Nodes.JsonObject)System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(path))!;
+        var definitions = (System.Text.Json.Nodes.JsonObject)root["definitions"]!;
+        var misc = (System.Text.Json.Nodes.JsonObject)definitions["misc"]!;
+        definitions.Remove("misc");
+        foreach (string name in misc.Select(p => p.Key).ToList())
+        {
+            System.Text.Json.Nodes.JsonNode? piece = misc[name];
+            misc.Remove(name);
+            definitions["misc_" + name] = piece;
+        }
+
+        string flattened = root.ToJsonString().Replace("#/definitions/misc/", "#/definitions/misc_", StringComparison.Ordinal);
+        return await JsonSchema.FromJsonAsync(flattened);
+    }
 
     public static async Task AssertValidAsync(string path)
     {
-        // Debian's interpreter, where python3-nbformat installs; a python3 earlier on PATH (pyenv) lacks it.
-        string python = File.Exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-        (int exit, string output, string error) = await ChildProcess.RunAsync(python, ["-c", Script, path], TimeSpan.FromMinutes(1));
-        Assert.False(error.Contains("No module named 'nbformat'", StringComparison.Ordinal), "python3-nbformat is not installed (apt-get install python3-nbformat; .ci/run does it)");
-        Assert.True(exit == 0, $"{path} is not valid nbformat 4:\n{error}");
-        Assert.StartsWith("valid nbformat 4", output, StringComparison.Ordinal);
+        IReadOnlyList<string> errors = await ErrorsAsync(await File.ReadAllTextAsync(path));
+        Assert.True(errors.Count == 0, $"{path} is not valid nbformat 4.5:\n{string.Join("\n", errors)}");
     }
 }
