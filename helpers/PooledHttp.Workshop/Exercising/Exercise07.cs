@@ -81,21 +81,56 @@ public sealed class Exercise07 : Exercise
             throw new ExerciseCheckFailedException($"The pool keeps arrays up to {ByteUnits.Format(bounded.MaxArrayLength)}, smaller than a {ByteUnits.Format(BodySize)} body: every body would be allocated.");
         }
 
-        // Two rounds of 64 chunked bodies, each spread over 16 writes so that they really overlap; the second
-        // round must find every array the first one left.
-        await using LocalServer server = LocalServer.Start();
-        using var client = new HttpClient();
-        var counting = new FirstSightPool(bounded);
-        Uri url = server.PacedBytesUrl(BodySize, contentLength: false, Pace.Network);
-        await RoundAsync(client, url, counting, cancellationToken).ConfigureAwait(false);
-        counting.StartCounting();
-        await RoundAsync(client, url, counting, cancellationToken).ConfigureAwait(false);
-        if (counting.Misses > 0)
+        // The bytes: 64 chunked bodies, each spread over 16 writes so that they really overlap, read on your pool.
+        await using (LocalServer server = LocalServer.Start())
+        using (var client = new HttpClient())
         {
-            throw new ExerciseCheckFailedException($"In the second round of {InFlight} downloads, {counting.Misses} rents found no free array and allocated one ({ByteUnits.Format(counting.MissedBytes)} in all): a budget of {ByteUnits.Format(bounded.MaxRetainedBytes)} does not hold what {InFlight} bodies of {ByteUnits.Format(BodySize)} without a Content-Length use. Remember the arrays a body grows through.");
+            await RoundAsync(client, server.PacedBytesUrl(BodySize, contentLength: false, Pace.Network), pool, cancellationToken).ConfigureAwait(false);
         }
 
-        return $"{InFlight} overlapping {ByteUnits.Format(BodySize)} downloads, twice, bytes exact: the second round found every array in the pool, and the budget ({ByteUnits.Format(bounded.MaxRetainedBytes)}) stays within {MaxBudgetPerBody} times the bodies in flight.";
+        // The budget: what 64 such reads hold at worst, twice over. A read that does not know the body's size
+        // grows fourfold from 16 KiB, so each passes through 16, 64, 256 KiB and 1 MiB before its 4 MiB array.
+        // The second round must get back only arrays the first round returned: then the pool holds the load.
+        var first = new HashSet<byte[]>(ReferenceEqualityComparer.Instance);
+        HoldTheLoad(pool, first);
+        var second = new HashSet<byte[]>(ReferenceEqualityComparer.Instance);
+        HoldTheLoad(pool, second);
+        byte[][] fresh = [.. second.Where(a => !first.Contains(a))];
+        if (fresh.Length > 0)
+        {
+            throw new ExerciseCheckFailedException($"The second time 64 reads of {ByteUnits.Format(BodySize)} held their arrays, {fresh.Length} rents found no free array and allocated one ({ByteUnits.Format(fresh.Sum(a => (long)a.Length))} in all): a budget of {ByteUnits.Format(bounded.MaxRetainedBytes)} does not hold what {InFlight} bodies of {ByteUnits.Format(BodySize)} without a Content-Length use. Remember the arrays a body grows through.");
+        }
+
+        return $"{InFlight} overlapping {ByteUnits.Format(BodySize)} downloads on your pool, bytes exact; {InFlight} reads holding their arrays twice over, the second time from the pool alone; and the budget ({ByteUnits.Format(bounded.MaxRetainedBytes)}) stays within {MaxBudgetPerBody} times the bodies in flight.";
+    }
+
+    /// <summary>Rents what <see cref="InFlight"/> reads of unknown length hold at once, growing as the library's reader grows, and returns it all.</summary>
+    private static void HoldTheLoad(ArrayPool<byte> pool, HashSet<byte[]> seen)
+    {
+        int[] growth = [16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024, BodySize];
+        var held = new byte[InFlight][];
+        for (int read = 0; read < InFlight; read++)
+        {
+            byte[]? previous = null;
+            foreach (int size in growth)
+            {
+                byte[] next = pool.Rent(size);
+                seen.Add(next);
+                if (previous is not null)
+                {
+                    pool.Return(previous);
+                }
+
+                previous = next;
+            }
+
+            held[read] = previous!;
+        }
+
+        foreach (byte[] array in held)
+        {
+            pool.Return(array);
+        }
     }
 
     private static async Task RoundAsync(HttpClient client, Uri url, ArrayPool<byte> pool, CancellationToken cancellationToken)
@@ -122,35 +157,5 @@ public sealed class Exercise07 : Exercise
         {
             ["KiB per download"] = [.. all.Select(r => r.AllocatedBytes / (double)InFlight / 1024)],
         });
-    }
-
-    /// <summary>Passes rents and returns to the learner's pool, and counts the rents that got an array it had never handed out.</summary>
-    private sealed class FirstSightPool(ArrayPool<byte> inner) : ArrayPool<byte>
-    {
-        private readonly HashSet<byte[]> _seen = new(ReferenceEqualityComparer.Instance);
-        private bool _counting;
-
-        public int Misses { get; private set; }
-
-        public long MissedBytes { get; private set; }
-
-        public void StartCounting() => _counting = true;
-
-        public override byte[] Rent(int minimumLength)
-        {
-            byte[] array = inner.Rent(minimumLength);
-            lock (_seen)
-            {
-                if (_seen.Add(array) && _counting && array.Length > 0)
-                {
-                    Misses++;
-                    MissedBytes += array.Length;
-                }
-            }
-
-            return array;
-        }
-
-        public override void Return(byte[] array, bool clearArray = false) => inner.Return(array, clearArray);
     }
 }

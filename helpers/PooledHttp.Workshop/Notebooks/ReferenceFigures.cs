@@ -58,9 +58,9 @@ public static class ReferenceFigures
         MeasurementResult h2 = Csv("06-http2");
         rows.Add(("06", "100,000-byte POST, one reused request", $"HTTP/1.1 {B(h2.Get("ReusedRequest", variant: "Http11"))}, HTTP/2 {B(h2.Get("ReusedRequest", variant: "Http2"))}"));
 
-        MeasurementResult load = Csv("07-under-load");
-        MeasuredRow naive64 = load.Get("Naive", variant: "Concurrency=64"), pooled64 = load.Get("Pooled", variant: "Concurrency=64");
-        rows.Add(("07", "batches of 64 downloads of 1 MiB in flight", $"naive {B(naive64)} and {Gen2(naive64)} Gen2 per 1,000 batches; pooled {B(pooled64)} and {Gen2(pooled64)}"));
+        MeasurementResult load = Csv("07-under-load").Of("UnderLoad");
+        MeasuredRow naive64 = load.Get("Naive", OneMiB), pooled64 = load.Get("Pooled", OneMiB);
+        rows.Add(("07", "batches of 64 paced chunked downloads really in flight together", $"1 MiB: naive {B(naive64)} and {Gen2(naive64)} Gen2 per 1,000 batches, pooled {B(pooled64)} and {Gen2(pooled64)}; 4 MiB, past the default pool's budget: pooled {B(load.Get("Pooled", 4 * OneMiB))}, on a pool sized for it {B(load.Get("PooledSized", 4 * OneMiB))}"));
 
         MeasurementResult journey = Csv("08-the-journey");
         MeasurementResult responses = journey.Of("PooledDownload");
