@@ -9,9 +9,9 @@ namespace PooledHttp.Exercises;
 // Content-Length. Return the pool its pooled reads should rent from: one whose arrays the downloads find
 // again once it is warm (no body allocated at steady state), and whose memory has a ceiling you chose.
 //
-// The check runs two rounds of 64 overlapping 4 MiB downloads on your pool and counts the rents of the
-// second round that found no free array. The measurement runs batches of 64 beside the chapter's rows;
-// its goal is no Gen2 collection and at most 16 KiB allocated per download.
+// The check reads 64 overlapping 8 MiB downloads on your pool, then has 64 reads hold their arrays at once,
+// twice, and counts the rents of the second time that found no free array. The measurement runs batches of
+// 64 beside the chapter's rows; its goal is no Gen2 collection and at most 16 KiB allocated per download.
 // Stuck? tests/ExerciseSolutions/E07_SizeThePool.cs.
 public static class E07_SizeThePool
 {

@@ -16,7 +16,7 @@ declare -A main=(
   [04]="04-bytes-allocated-per-download-1-kib-to-64-mib"
   [05]="05-bytes-allocated-per-post-about-1-91-mib-of-json"
   [06]="06-bytes-allocated-per-100-000-byte-post"
-  [07]="07-gen2-collections-per"
+  [07]="07-kib-allocated-per-1-mib-download-by-downloads-in-flight"
   [08]="from-5-mb-to-a-few-kib"
 )
 mkdir -p "$docs"

@@ -5,7 +5,7 @@ using PooledHttp.Server;
 
 namespace PooledHttp.Exercising;
 
-/// <summary>One operation: 64 paced downloads of 4 MiB without a Content-Length at once, on the pool the learner's <c>E07_SizeThePool.CreatePool</c> returned.</summary>
+/// <summary>One operation: 64 paced downloads of 8 MiB without a Content-Length at once, on the pool the learner's <c>E07_SizeThePool.CreatePool</c> returned.</summary>
 public class Exercise07Benchmark : ExerciseBenchmark
 {
     private Func<Task<int>> _one = null!;
