@@ -49,7 +49,7 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
     public async Task A_sweep_of_every_size_to_the_limit_fits_the_body_pool_budget()
     {
         // One download at a time, 64 KiB to 64 MiB, both framings: the reads rent and grow through every
-        // power of two up to 64 MiB, and BodyPool's 128 MiB budget must keep them all. A size it could not
+        // power of two up to 64 MiB, and BodyPool's 256 MiB budget must keep them all. A size it could not
         // keep would cost a fresh array of 64 KiB to 64 MiB on every round; the bound is the per-download
         // bound above, summed.
         int[] sizes = [64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024];
