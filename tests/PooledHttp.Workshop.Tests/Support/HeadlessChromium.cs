@@ -41,7 +41,7 @@ internal static class HeadlessChromium
             return found;
         }
 
-        const string Manual = "Install Debian's Chromium (sudo apt-get install chromium) and run the tests again.";
+        const string Manual = "Install Debian's chromium package (as root, or with sudo) and run the tests again.";
         if (!File.Exists("/usr/bin/apt-get"))
         {
             Assert.Fail($"The chart tests need Chromium, which is not installed, and there is no apt-get here to install it. {Manual}");
