@@ -63,6 +63,6 @@ internal static class HeadlessChromium
             Assert.True(exit == 0, $"Installing Chromium failed ({string.Join(' ', step)}, exit {exit}): {error}{output} {Manual}");
         }
 
-        return Candidates.FirstOrDefault(File.Exists) ?? throw new InvalidOperationException($"apt-get installed chromium, yet none of {string.Join(", ", Candidates)} exists. {Manual}");
+        return Candidates.FirstOrDefault(File.Exists) ?? throw new InvalidOperationException($"The chromium package was installed, yet none of {string.Join(", ", Candidates)} exists. {Manual}");
     }
 }
