@@ -15,6 +15,9 @@ namespace PooledHttp.Load;
 /// </summary>
 public sealed class LoadProbe
 {
+    /// <summary>Long enough for 512 paced downloads of 16 MiB one at a time; a probe that takes longer is stuck.</summary>
+    private static readonly TimeSpan ProbeTimeout = TimeSpan.FromMinutes(10);
+
     private readonly string _dll;
 
     private LoadProbe(string dll) => _dll = dll;
@@ -71,9 +74,6 @@ public sealed class LoadProbe
                ?? throw new InvalidOperationException($"The load probe printed no result: {stdout}");
         return result with { BodySize = size, ContentLength = contentLength, PeakOverlap = overlap };
     }
-
-    /// <summary>Long enough for 512 paced downloads of 16 MiB one at a time; a probe that takes longer is stuck.</summary>
-    private static readonly TimeSpan ProbeTimeout = TimeSpan.FromMinutes(10);
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 

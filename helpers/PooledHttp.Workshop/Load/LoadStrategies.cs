@@ -80,7 +80,9 @@ public static class LoadStrategies
 
     private static async Task<int> NaiveAsync(HttpClient client, Uri url, BodyCheck check)
     {
-        using HttpResponseMessage response = await client.GetAsync(url).ConfigureAwait(false);
+        // As Downloads.SendThenReadAsByteArrayAsync, S0's naive download, but keeping the body to check it.
+        using var request = new HttpRequestMessage(HttpMethod.Get, url);
+        using HttpResponseMessage response = await client.SendAsync(request).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         byte[] body = await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false);
         return check.Whole(body);
