@@ -93,6 +93,82 @@ namespace Microsoft.DotNet.Interactive
 
 namespace Microsoft.DotNet.Interactive.Formatting
 {
+    /// <summary>
+    /// The kernel's <c>Formatter</c> (src/Microsoft.DotNet.Interactive.Formatting/Formatter.cs), its
+    /// <c>Register&lt;T&gt;(Action&lt;T, TextWriter&gt;, string mimeType = "text/plain")</c> only: a notebook registers
+    /// how values of a type are written for a MIME type, and every later display of such a value (or of a
+    /// subtype) uses it. As in the kernel (<c>TryFindPreferredFormatter</c>), the formatter for the most
+    /// specific type wins, and among formatters for the same type the latest registered.
+    /// </summary>
+    public static class Formatter
+    {
+        private static readonly List<(Type Type, string MimeType, Action<object, TextWriter> Write)> Registered = [];
+
+        /// <summary>Registers <paramref name="formatter"/> for values of <typeparamref name="T"/> and <paramref name="mimeType"/>.</summary>
+        public static void Register<T>(Action<T, TextWriter> formatter, string mimeType = "text/plain")
+        {
+            ArgumentNullException.ThrowIfNull(formatter);
+            ArgumentException.ThrowIfNullOrWhiteSpace(mimeType);
+            lock (Registered)
+            {
+                Registered.Add((typeof(T), mimeType, (value, writer) => formatter((T)value, writer)));
+            }
+        }
+
+        /// <summary>The runner's lookup: the latest formatter registered for <paramref name="value"/>'s type (or a base of it) and <paramref name="mimeType"/>.</summary>
+        internal static bool TryFormat(object? value, string mimeType, out string text)
+        {
+            text = string.Empty;
+            if (value is null)
+            {
+                return false;
+            }
+
+            Action<object, TextWriter>? write;
+            lock (Registered)
+            {
+                write = Registered
+                    .Select((f, index) => (f.Type, f.MimeType, f.Write, Index: index))
+                    .Where(f => f.MimeType == mimeType && f.Type.IsInstanceOfType(value))
+                    .OrderByDescending(f => Depth(f.Type))
+                    .ThenByDescending(f => f.Index)
+                    .Select(f => f.Write)
+                    .FirstOrDefault();
+            }
+
+            if (write is null)
+            {
+                return false;
+            }
+
+            using var writer = new StringWriter();
+            write(value, writer);
+            text = writer.ToString();
+            return true;
+        }
+
+        /// <summary>How far <paramref name="type"/> is from <see cref="object"/>: a subclass is more specific than its base.</summary>
+        private static int Depth(Type type)
+        {
+            int depth = 0;
+            for (Type? t = type; t is not null; t = t.BaseType)
+            {
+                depth++;
+            }
+
+            return depth;
+        }
+
+        /// <summary>Whether a formatter for <paramref name="mimeType"/> applies to <paramref name="value"/>.</summary>
+        internal static bool Has(object? value, string mimeType)
+        {
+            lock (Registered)
+            {
+                return value is not null && Registered.Exists(f => f.MimeType == mimeType && f.Type.IsInstanceOfType(value));
+            }
+        }
+    }
+
     /// <summary>The handle a display returns, as the kernel's <c>Microsoft.DotNet.Interactive.Formatting.DisplayedValue</c>.</summary>
     public sealed class DisplayedValue
     {

@@ -78,7 +78,8 @@ internal sealed class CellOutput
 
     /// <summary>
     /// The kernel's choice of representation: with no MIME type asked for, an <see cref="IHtmlContent"/>
-    /// is written as HTML (its HTML formatter calls <c>WriteTo</c>) and a string is plain text. Other
+    /// is written as HTML (its HTML formatter calls <c>WriteTo</c>), so is a value whose type has an HTML
+    /// formatter registered with <c>Formatter.Register</c>, and a string is plain text. Other
     /// objects the kernel renders as an HTML table of their properties; the runner shows their
     /// <c>ToString()</c>, so a notebook that wants HTML must hand over HTML, in both hosts.
     /// </summary>
@@ -87,7 +88,7 @@ internal sealed class CellOutput
         string[] wanted = mimeTypes.Where(m => !string.IsNullOrWhiteSpace(m)).ToArray();
         if (wanted.Length == 0)
         {
-            wanted = [value is IHtmlContent ? Html : Plain];
+            wanted = [value is IHtmlContent || Microsoft.DotNet.Interactive.Formatting.Formatter.Has(value, Html) ? Html : Plain];
         }
 
         var data = new JsonObject();
@@ -108,6 +109,7 @@ internal sealed class CellOutput
 
     private static string HtmlOf(object? value) => value switch
     {
+        _ when Microsoft.DotNet.Interactive.Formatting.Formatter.TryFormat(value, Html, out string registered) => registered,
         IHtmlContent html => WriteHtml(html),
         null => "<null>",
         _ => System.Net.WebUtility.HtmlEncode(value.ToString() ?? string.Empty),

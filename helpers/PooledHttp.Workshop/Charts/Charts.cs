@@ -1,9 +1,14 @@
-using System.Text.Json.Nodes;
+using Plotly.NET;
+using Plotly.NET.LayoutObjects;
 using PooledHttp.Measuring;
+using Chart = Plotly.NET.CSharp.Chart;
 
 namespace PooledHttp.Charts;
 
-/// <summary>The workshop's charts: allocations per strategy, and allocations against payload size.</summary>
+/// <summary>
+/// The workshop's charts, built with Plotly.NET's C# API: allocations per strategy, allocations against
+/// payload size, and grouped bars. Each is a <see cref="GenericChart"/>: display it, combine it, restyle it.
+/// </summary>
 public static class Charts
 {
     /// <summary>
@@ -14,38 +19,31 @@ public static class Charts
     /// <param name="measured">The rows to draw.</param>
     /// <param name="published">Published figures to draw beside them, labelled by their method names.</param>
     /// <param name="label">How to name a row on the axis; <see cref="MeasuredRow.Label"/> when not given. Name rows as the source did to pair them with its figures.</param>
-    public static PlotlyChart Allocations(string title, IEnumerable<MeasuredRow> measured, IEnumerable<PublishedFigure>? published = null, Func<MeasuredRow, string>? label = null)
+    public static GenericChart Allocations(string title, IEnumerable<MeasuredRow> measured, IEnumerable<PublishedFigure>? published = null, Func<MeasuredRow, string>? label = null)
     {
         label ??= r => r.Label;
         List<MeasuredRow> rows = measured.ToList();
-        var data = new JsonArray();
+        var bars = new List<GenericChart>();
         // Oldest runtime first, whatever order BenchmarkDotNet reported in: bars read left to right as history.
         foreach (IGrouping<string, MeasuredRow> runtime in rows.GroupBy(r => r.Runtime).OrderBy(g => g.First().RuntimeMajor))
         {
-            data.Add(Bar(
-                name: "measured here, " + runtime.Key,
-                x: runtime.Select(label),
-                y: runtime.Select(r => (double)r.AllocatedBytes)));
+            bars.Add(Bars("measured here, " + runtime.Key, runtime.Select(label), runtime.Select(r => (double)r.AllocatedBytes)));
         }
 
         List<PublishedFigure> figures = published?.ToList() ?? [];
         foreach (IGrouping<string, PublishedFigure> source in figures.GroupBy(f => $"published ({f.Source}, {f.Runtime})"))
         {
-            data.Add(Bar(source.Key, source.Select(f => f.Method), source.Select(f => (double)f.AllocatedBytes)));
+            bars.Add(Bars(source.Key, source.Select(f => f.Method), source.Select(f => (double)f.AllocatedBytes)));
         }
 
         IEnumerable<double> all = rows.Select(r => (double)r.AllocatedBytes).Concat(figures.Select(f => (double)f.AllocatedBytes));
-        var layout = new JsonObject
-        {
-            ["title"] = new JsonObject { ["text"] = title },
-            ["barmode"] = "group",
-            ["yaxis"] = LogBytesAxis("allocated per operation", all),
-            // Long strategy names: tilt them, let the axis take the room it needs, keep the legend above the plot.
-            ["xaxis"] = new JsonObject { ["title"] = new JsonObject { ["text"] = "strategy" }, ["tickangle"] = -25, ["automargin"] = true },
-            ["legend"] = new JsonObject { ["orientation"] = "h", ["x"] = 0, ["y"] = 1.0, ["yanchor"] = "bottom" },
-            ["height"] = 620,
-        };
-        return new PlotlyChart(title, data, layout);
+        return ChartLayout.Of(Chart.Combine(bars), title, height: 620)
+            .Set("barmode", "group")
+            .Axis("yaxis", LogBytesAxis("allocated per operation", all))
+            // Long strategy names: tilt them and let the axis take the room it needs.
+            .Axis("xaxis", new AxisSpec("strategy") { TickAngle = -25 })
+            .LegendAbove()
+            .Chart;
     }
 
     /// <summary>
@@ -53,7 +51,7 @@ public static class Charts
     /// log. Published figures, when given, are dotted lines named after their source. Zero bytes cannot
     /// sit on a log axis: such points are drawn on a bottom line labelled "0 B".
     /// </summary>
-    public static PlotlyChart SizeSweep(string title, IEnumerable<MeasuredRow> measured, IEnumerable<PublishedFigure>? published = null, SweepMetric metric = SweepMetric.Allocated)
+    public static GenericChart SizeSweep(string title, IEnumerable<MeasuredRow> measured, IEnumerable<PublishedFigure>? published = null, SweepMetric metric = SweepMetric.Allocated)
     {
         List<MeasuredRow> rows = measured.Where(r => r.PayloadBytes is not null).ToList();
         List<PublishedFigure> figures = (published ?? []).Where(f => f.PayloadBytes is not null && (metric == SweepMetric.Allocated || f.MeanNs is not null)).ToList();
@@ -66,40 +64,40 @@ public static class Charts
         double Plotted(double v) => v <= 0 ? floor : v;
         string Text(double v) => metric == SweepMetric.Allocated ? ByteUnits.Format(v) : TimeUnits.Format(v);
 
-        var data = new JsonArray();
+        var lines = new List<GenericChart>();
         bool manyRuntimes = rows.Select(x => x.Runtime).Distinct().Count() > 1;
         foreach (IGrouping<string, MeasuredRow> line in rows.GroupBy(r => r.Label + (manyRuntimes ? ", " + r.Runtime : string.Empty)))
         {
             List<MeasuredRow> points = line.OrderBy(r => r.PayloadBytes).ToList();
-            data.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(p => Value(p)), Plotted, Text, dotted: false));
+            lines.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(Value).ToArray(), Plotted, Text, dotted: false));
         }
 
         foreach (IGrouping<string, PublishedFigure> line in figures.GroupBy(f => $"{f.Method}, published ({f.Source}, {f.Runtime})"))
         {
             List<PublishedFigure> points = line.OrderBy(f => f.PayloadBytes).ToList();
-            data.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(Published), Plotted, Text, dotted: true));
+            lines.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(Published).ToArray(), Plotted, Text, dotted: true));
         }
 
-        JsonObject yAxis = metric == SweepMetric.Allocated
+        AxisSpec yAxis = metric == SweepMetric.Allocated
             ? LogBytesAxis("allocated per operation", values.Select(Plotted))
             : LogTimeAxis("mean time per operation", values);
         if (hasZero && metric == SweepMetric.Allocated)
         {
             // Relabel the bottom tick: the points drawn there allocated nothing at all.
-            var ticks = ((JsonArray)yAxis["tickvals"]!).Select(t => (double)t!).Where(t => t > floor * 2).Prepend(floor).ToArray();
-            yAxis["tickvals"] = PlotlyChart.Node(ticks);
-            yAxis["ticktext"] = PlotlyChart.Node(ticks.Select(t => t == floor ? "0 B" : ByteUnits.Format(t)).ToArray());
-            ((JsonArray)yAxis["range"]!)[0] = Math.Log10(floor) - 0.2;
+            double[] ticks = yAxis.TickValues!.Where(t => t > floor * 2).Prepend(floor).ToArray();
+            yAxis = yAxis with
+            {
+                TickValues = ticks,
+                TickLabels = ticks.Select(t => t == floor ? "0 B" : ByteUnits.Format(t)).ToArray(),
+                LogRange = (Math.Log10(floor) - 0.2, yAxis.LogRange!.Value.High),
+            };
         }
 
-        var layout = new JsonObject
-        {
-            ["title"] = new JsonObject { ["text"] = title },
-            ["xaxis"] = LogBytesAxis("payload size", rows.Select(r => (double)r.PayloadBytes!.Value).Concat(figures.Select(f => (double)f.PayloadBytes!.Value))),
-            ["yaxis"] = yAxis,
-            ["legend"] = new JsonObject { ["orientation"] = "h", ["y"] = -0.25 },
-        };
-        return new PlotlyChart(title, data, layout);
+        return ChartLayout.Of(Chart.Combine(lines), title, height: 480)
+            .Axis("xaxis", LogBytesAxis("payload size", rows.Select(r => (double)r.PayloadBytes!.Value).Concat(figures.Select(f => (double)f.PayloadBytes!.Value))))
+            .Axis("yaxis", yAxis)
+            .LegendBelow()
+            .Chart;
     }
 
     /// <summary>
@@ -111,11 +109,11 @@ public static class Charts
     /// <param name="yTitle">What the values are, with their unit.</param>
     /// <param name="categories">The groups, in order.</param>
     /// <param name="series">Each series' name and its value per category.</param>
-    public static PlotlyChart Grouped(string title, string xTitle, string yTitle, IReadOnlyList<string> categories, IReadOnlyDictionary<string, double[]> series)
+    public static GenericChart Grouped(string title, string xTitle, string yTitle, IReadOnlyList<string> categories, IReadOnlyDictionary<string, double[]> series)
     {
         ArgumentNullException.ThrowIfNull(categories);
         ArgumentNullException.ThrowIfNull(series);
-        var data = new JsonArray();
+        var bars = new List<GenericChart>();
         foreach ((string name, double[] values) in series)
         {
             if (values.Length != categories.Count)
@@ -123,81 +121,53 @@ public static class Charts
                 throw new ArgumentException($"Series '{name}' has {values.Length} values for {categories.Count} categories.", nameof(series));
             }
 
-            data.Add(new JsonObject
-            {
-                ["type"] = "bar",
-                ["name"] = name,
-                ["x"] = PlotlyChart.Node(categories.ToArray()),
-                ["y"] = PlotlyChart.Node(values),
-                ["text"] = PlotlyChart.Node(values.Select(v => v.ToString("#,0.#", System.Globalization.CultureInfo.InvariantCulture)).ToArray()),
-                ["textposition"] = "outside",
-            });
+            bars.Add(Chart.Column<double, string, string>(
+                values,
+                Keys: categories.ToArray(),
+                Name: name,
+                MultiText: values.Select(v => v.ToString("#,0.#", System.Globalization.CultureInfo.InvariantCulture)).ToArray(),
+                TextPosition: StyleParam.TextPosition.Outside));
         }
 
-        var layout = new JsonObject
-        {
-            ["title"] = new JsonObject { ["text"] = title },
-            ["barmode"] = "group",
-            ["xaxis"] = new JsonObject { ["title"] = new JsonObject { ["text"] = xTitle }, ["type"] = "category" },
-            ["yaxis"] = new JsonObject { ["title"] = new JsonObject { ["text"] = yTitle } },
-            ["legend"] = new JsonObject { ["orientation"] = "h", ["y"] = -0.25 },
-        };
-        return new PlotlyChart(title, data, layout);
+        return ChartLayout.Of(Chart.Combine(bars), title, height: 480)
+            .Set("barmode", "group")
+            .Axis("xaxis", new AxisSpec(xTitle) { Type = "category" })
+            .Axis("yaxis", new AxisSpec(yTitle))
+            .LegendBelow()
+            .Chart;
     }
 
-    private static JsonObject Line(string name, IEnumerable<double> x, IEnumerable<double> y, Func<double, double> plotted, Func<double, string> text, bool dotted)
+    private static GenericChart Bars(string name, IEnumerable<string> x, IEnumerable<double> y)
     {
         double[] values = y.ToArray();
-        var line = new JsonObject
-        {
-            ["type"] = "scatter",
-            ["mode"] = "lines+markers",
-            ["name"] = name,
-            ["x"] = PlotlyChart.Node(x.ToArray()),
-            ["y"] = PlotlyChart.Node(values.Select(plotted).ToArray()),
-            ["text"] = PlotlyChart.Node(values.Select(text).ToArray()),
-            ["hovertemplate"] = "%{text} per op<extra>%{fullData.name}</extra>",
-        };
-        if (dotted)
-        {
-            line["line"] = new JsonObject { ["dash"] = "dot" };
-        }
-
-        return line;
+        return Chart.Column<double, string, string>(
+            values,
+            Keys: x.ToArray(),
+            Name: name,
+            MultiText: values.Select(v => ByteUnits.Format(v)).ToArray(),
+            TextPosition: StyleParam.TextPosition.Outside);
     }
 
+    private static GenericChart Line(string name, IEnumerable<double> x, double[] values, Func<double, double> plotted, Func<double, string> text, bool dotted)
+        => Chart.Line<double, double, string>(
+            x.ToArray(),
+            values.Select(plotted).ToArray(),
+            ShowMarkers: true,
+            Name: name,
+            MultiText: values.Select(text).ToArray(),
+            LineDash: dotted ? StyleParam.DrawingStyle.Dot : StyleParam.DrawingStyle.Solid);
+
     /// <summary>A log axis of nanoseconds with ticks at powers of ten, labelled "10 ns", "1 us", "100 ms".</summary>
-    private static JsonObject LogTimeAxis(string title, IEnumerable<double> nanoseconds)
+    private static AxisSpec LogTimeAxis(string title, IEnumerable<double> nanoseconds)
     {
         double[] positive = nanoseconds.Where(v => v > 0).ToArray();
         double high = positive.Length == 0 ? 1e3 : positive.Max();
         double[] ticks = Enumerable.Range(0, 12).Select(i => Math.Pow(10, i)).Where(t => t <= high * 10).ToArray();
-        return new JsonObject
-        {
-            ["title"] = new JsonObject { ["text"] = title },
-            ["type"] = "log",
-            ["tickvals"] = PlotlyChart.Node(ticks),
-            ["ticktext"] = PlotlyChart.Node(ticks.Select(t => TimeUnits.Format(t)).ToArray()),
-        };
-    }
-
-    private static JsonObject Bar(string name, IEnumerable<string> x, IEnumerable<double> y)
-    {
-        double[] values = y.ToArray();
-        return new JsonObject
-        {
-            ["type"] = "bar",
-            ["name"] = name,
-            ["x"] = PlotlyChart.Node(x.ToArray()),
-            ["y"] = PlotlyChart.Node(values),
-            ["text"] = PlotlyChart.Node(values.Select(v => ByteUnits.Format(v)).ToArray()),
-            ["textposition"] = "outside",
-            ["hovertemplate"] = "%{x}: %{text} per op<extra>%{fullData.name}</extra>",
-        };
+        return new AxisSpec(title) { Type = "log", TickValues = ticks, TickLabels = ticks.Select(t => TimeUnits.Format(t)).ToArray() };
     }
 
     /// <summary>A log axis whose ticks are powers of 4 bytes, labelled "1 KiB", "4 KiB", ... "16 MiB".</summary>
-    private static JsonObject LogBytesAxis(string title, IEnumerable<double> values)
+    private static AxisSpec LogBytesAxis(string title, IEnumerable<double> values)
     {
         double[] positive = values.Where(v => v > 0).ToArray();
         double low = positive.Length == 0 ? 1 : positive.Min();
@@ -211,14 +181,13 @@ public static class Charts
             }
         }
 
-        return new JsonObject
+        return new AxisSpec(title)
         {
-            ["title"] = new JsonObject { ["text"] = title },
-            ["type"] = "log",
+            Type = "log",
             // Start two ticks below the smallest value, so the smallest bar is still a bar.
-            ["range"] = PlotlyChart.Node(new[] { Math.Log10(Math.Max(1, low / 16)), Math.Log10(high * 4) }),
-            ["tickvals"] = PlotlyChart.Node(ticks.ToArray()),
-            ["ticktext"] = PlotlyChart.Node(ticks.Select(t => ByteUnits.Format(t)).ToArray()),
+            LogRange = (Math.Log10(Math.Max(1, low / 16)), Math.Log10(high * 4)),
+            TickValues = [.. ticks],
+            TickLabels = ticks.Select(t => ByteUnits.Format(t)).ToArray(),
         };
     }
 }

@@ -47,7 +47,7 @@ public abstract class Exercise
     }
 
     /// <summary>The chart of the learner's rows beside the chapter's: allocations per operation unless the exercise is about something else.</summary>
-    internal virtual Charts.PlotlyChart Chart(string title, IEnumerable<MeasuredRow> rows) => Charts.Charts.Allocations(title, rows, label: Label);
+    internal virtual Plotly.NET.GenericChart Chart(string title, IEnumerable<MeasuredRow> rows) => Charts.Charts.Allocations(title, rows, label: Label);
 
     /// <summary>Every exercise, in chapter order: the check process finds the one it is asked for here.</summary>
     public static IReadOnlyList<Exercise> All { get; } =

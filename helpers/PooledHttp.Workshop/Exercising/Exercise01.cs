@@ -84,7 +84,7 @@ public sealed class Exercise01 : Exercise
     internal override string Label(MeasuredRow row) => row.Strategy == ExerciseBenchmark.Strategy ? $"new byte[{row.PayloadBytes:N0}] (yours)" : $"new byte[{row.PayloadBytes:N0}] ({row.Benchmark})";
 
     /// <inheritdoc />
-    internal override Charts.PlotlyChart Chart(string title, IEnumerable<MeasuredRow> rows)
+    internal override Plotly.NET.GenericChart Chart(string title, IEnumerable<MeasuredRow> rows)
     {
         List<MeasuredRow> all = [.. rows.OrderBy(r => r.PayloadBytes)];
         return Charts.Charts.Grouped(title, "array", "collections per 1,000 allocations", [.. all.Select(Label)], new Dictionary<string, double[]>

@@ -132,7 +132,7 @@ public sealed class Exercise07 : Exercise
         => chapter.Where(r => r.Benchmark == nameof(UnderLoad) && r.PayloadBytes == BodySize && r.RuntimeMajor == Environment.Version.Major);
 
     /// <inheritdoc />
-    internal override Charts.PlotlyChart Chart(string title, IEnumerable<MeasuredRow> rows)
+    internal override Plotly.NET.GenericChart Chart(string title, IEnumerable<MeasuredRow> rows)
     {
         List<MeasuredRow> all = rows.ToList();
         return Charts.Charts.Grouped(title, "strategy", "KiB allocated per download", [.. all.Select(Label)], new Dictionary<string, double[]>

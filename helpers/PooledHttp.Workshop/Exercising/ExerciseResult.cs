@@ -65,7 +65,7 @@ public sealed record ExerciseResult(Exercise Exercise, ExerciseCheck Check, Meas
     }
 
     /// <summary>The learner's bar beside the chapter's rows for the same sizes, from <paramref name="chapter"/>, the chapter's own run.</summary>
-    public PlotlyChart Chart(MeasurementResult chapter)
+    public Plotly.NET.GenericChart Chart(MeasurementResult chapter)
     {
         ArgumentNullException.ThrowIfNull(chapter);
         MeasurementResult yours = Measured ?? new MeasurementResult([]);

@@ -15,12 +15,10 @@ namespace PooledHttp.Measuring;
 /// incrementally, so a run compiles only its generated program.
 /// </summary>
 /// <remarks>
-/// <para>BenchmarkDotNet 0.14's own builder passes <c>OutDir</c>, <c>OutputPath</c> and
-/// <c>IntermediateOutputPath</c> on the command line. Command-line properties flow into referenced
-/// projects, so every run compiled the kit and the library again, from nothing, into the run's fresh
-/// folder. It also passes <c>UseSharedCompilation=false</c> after any argument a job adds, so every
-/// compile started a cold compiler. On the 2-core workshop machine that build took 14.4 s of the
-/// 16.8 s chapter 00 spends measuring its two cases; built here, 4.3 to 4.8 s.</para>
+/// <para>BenchmarkDotNet's own builder passes output paths (<c>ArtifactsPath</c>, <c>OutDir</c>) on the
+/// command line, and command-line properties flow into referenced projects: every run compiled the kit
+/// and the library again, from nothing, into the run's fresh folder, with a cold compiler
+/// (<c>UseSharedCompilation=false</c>). What that costs per run is in <c>docs/measurements.md</c>.</para>
 /// <para>The generated project's own <c>OutputPath</c> (<c>bin/&lt;configuration&gt;/&lt;tfm&gt;</c>) is where
 /// BenchmarkDotNet's executor looks for the program, so no output path is passed.</para>
 /// <para>Two builds of the same kit at once would write the same <c>obj</c> folder: two kernels measuring

@@ -3,6 +3,7 @@ using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Mathematics;
@@ -78,6 +79,8 @@ public static class Measure
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddLogger(progress)
             .AddColumnProvider(DefaultColumnProviders.Instance)
+            // BenchmarkDotNet's own table, beside the rows this class writes: what its samples publish with their code.
+            .AddExporter(MarkdownExporter.GitHub)
             .WithArtifactsPath(Path.Combine(WorkshopPaths.Output, "benchmarkdotnet"))
             .WithOptions(ConfigOptions.JoinSummary | ConfigOptions.DisableLogFile);
 
@@ -159,23 +162,10 @@ public static class Measure
             Profile: profile);
     }
 
-    /// <summary>
-    /// Bytes per operation over every measured operation. BenchmarkDotNet's own per-operation figure
-    /// reports 0 whenever a run allocated 8 KiB or less in total (a guard against the allocation
-    /// quantum of old runtimes), and a download that
-    /// takes 40 ms runs only a handful of operations in the quick profile: a 2.7 KiB pooled read
-    /// then showed as "0 B". The precise counter this runtime has needs no such guard.
-    /// </summary>
+    /// <summary>BenchmarkDotNet's bytes per operation; a diagnoser that measured nothing is a failure, not 0.</summary>
     private static long AllocatedPerOperation(BenchmarkCase benchmark, GcStats gc)
-    {
-        long? total = gc.GetTotalAllocatedBytes(excludeAllocationQuantumSideEffects: false);
-        if (total is null || gc.TotalOperations == 0)
-        {
-            throw new BenchmarkFailedException($"{benchmark.DisplayInfo}: the memory diagnoser reported nothing.");
-        }
-
-        return (long)Math.Round((double)total.Value / gc.TotalOperations);
-    }
+        => gc.GetBytesAllocatedPerOperation(benchmark)
+           ?? throw new BenchmarkFailedException($"{benchmark.DisplayInfo}: the memory diagnoser reported nothing.");
 
     /// <summary>".NET 10.0.12" from BenchmarkDotNet's ".NET 10.0.12 (10.0.1226.42308), X64 RyuJIT AVX2": the runtime that ran the benchmark.</summary>
     private static string RuntimeName(BenchmarkReport report)

@@ -7,24 +7,21 @@ using BenchmarkDotNet.Validators;
 namespace PooledHttp.Measuring;
 
 /// <summary>
-/// BenchmarkDotNet's project toolchain with two changes: the generated project is built by
-/// <see cref="IncrementalBuilder"/>, and any installed SDK may build for an older runtime.
+/// BenchmarkDotNet's project toolchain with one change: the generated project is built by
+/// <see cref="IncrementalBuilder"/>, so a run compiles its generated program and not the whole kit.
 /// </summary>
 /// <remarks>
-/// <para>The generator (the generated program and project) and the executor (one child process per
-/// case) are <see cref="CsProjCoreToolchain"/>'s own, so what is measured and how is unchanged.</para>
-/// <para>BenchmarkDotNet 0.14 validates a <c>net8.0</c> job by looking for an SDK whose version starts
-/// with "8.0" (its <c>DotNetSdkValidator</c>), and refuses the job on a machine with only the .NET 10
-/// SDK, although that SDK builds for <c>net8.0</c> and <c>net9.0</c>. This toolchain keeps every other
-/// check, and adds that a named dotnet executable exists.</para>
+/// The generator (the generated program and project), the executor (one child process per case) and
+/// every validation (the SDK check included) are <see cref="CsProjCoreToolchain"/>'s own, so what is
+/// measured, how, and what is refused are unchanged.
 /// </remarks>
 internal sealed class WorkshopToolchain : Toolchain
 {
-    private readonly string? _dotnet;
+    private readonly CsProjCoreToolchain _inner;
 
     private WorkshopToolchain(CsProjCoreToolchain inner, string? dotnet)
         : base(inner.Name, inner.Generator, new IncrementalBuilder(dotnet), inner.Executor)
-        => _dotnet = dotnet;
+        => _inner = inner;
 
     /// <summary>The toolchain for the runtime running this process, built by the <c>dotnet</c> on the PATH.</summary>
     public static WorkshopToolchain ForThisRuntime { get; } = From(new NetCoreAppSettings(
@@ -39,15 +36,5 @@ internal sealed class WorkshopToolchain : Toolchain
 
     /// <inheritdoc />
     public override IEnumerable<ValidationError> Validate(BenchmarkCase benchmarkCase, BenchmarkDotNet.Characteristics.IResolver resolver)
-    {
-        foreach (ValidationError error in base.Validate(benchmarkCase, resolver))
-        {
-            yield return error;
-        }
-
-        if (_dotnet is not null && !File.Exists(_dotnet))
-        {
-            yield return new ValidationError(true, $"The dotnet executable {_dotnet} does not exist: run Runtimes.All again to rebuild the workshop's dotnet root.", benchmarkCase);
-        }
-    }
+        => _inner.Validate(benchmarkCase, resolver);
 }

@@ -31,7 +31,7 @@ public class BenchmarkHelpersTests
         Assert.Equal([8, 9, Environment.Version.Major], Runtimes.Compared);
         Assert.Equal(Runtimes.Compared.Count, jobs.Count);
         Assert.Equal(jobs.Count, jobs.Select(j => j.Id).Distinct().Count()); // BenchmarkDotNet needs distinct ids
-        Assert.Equal(["net8.0", "net9.0"], jobs.Take(2).Select(j => ((BenchmarkDotNet.Environments.CoreRuntime)j.Environment.Runtime).MsBuildMoniker));
+        Assert.Equal(["net8.0", "net9.0"], jobs.Take(2).Select(j => ((BenchmarkDotNet.Environments.CoreRuntime)j.Environment.Runtime!).MsBuildMoniker));
         Assert.Contains(".NET 8.0.", Runtimes.Describe(jobs), StringComparison.Ordinal);
     }
 
@@ -51,7 +51,7 @@ public class BenchmarkHelpersTests
             new("nb", "B", "Rent", 1000, "", ".NET 10", 0, 0, 0, 0, 10, 1, "quick"),
             new("nb", "B", "Allocate", 100, "", ".NET 10", 128, 0, 0, 0, 10, 1, "quick"),
         ];
-        var figure = (System.Text.Json.Nodes.JsonObject)System.Text.Json.Nodes.JsonNode.Parse(Charts.Charts.SizeSweep("t", rows).FigureJson)!;
+        var figure = (System.Text.Json.Nodes.JsonObject)System.Text.Json.Nodes.JsonNode.Parse(Plotly.NET.GenericChart.toFigureJson(Charts.Charts.SizeSweep("t", rows)))!;
         var yAxis = figure["layout"]!["yaxis"]!;
         double bottom = (double)yAxis["tickvals"]![0]!;
         Assert.Equal("0 B", (string?)yAxis["ticktext"]![0]);

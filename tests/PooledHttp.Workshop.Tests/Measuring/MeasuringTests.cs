@@ -69,13 +69,15 @@ public class MeasuringTests
     [Fact]
     public void Allocation_chart_has_a_measured_and_a_labelled_published_series_on_a_log_axis()
     {
-        PlotlyChart chart = Charts.Charts.Allocations("t", Rows, PublishedFigure.Of("S0", "download"));
-        var figure = (JsonObject)JsonNode.Parse(chart.FigureJson)!;
+        Plotly.NET.GenericChart chart = Charts.Charts.Allocations("t", Rows, PublishedFigure.Of("S0", "download"));
+        var figure = (JsonObject)JsonNode.Parse(Plotly.NET.GenericChart.toFigureJson(chart))!;
         string[] names = ((JsonArray)figure["data"]!).Select(t => (string)t!["name"]!).ToArray();
         Assert.Equal(["measured here, .NET 10.0.12", "published (S0, net8.0)"], names);
         Assert.Equal("log", (string?)figure["layout"]!["yaxis"]!["type"]);
         Assert.Contains("1 KiB", ((JsonArray)figure["layout"]!["yaxis"]!["ticktext"]!).Select(t => (string)t!));
-        Assert.Contains("pooledhttp-chart-", chart.ToHtml(), StringComparison.Ordinal);
+        Assert.Equal("t", PlotlyHtml.Title(chart));
+        Assert.Null(figure["layout"]!["width"]); // fills the output's width
+        Assert.Contains("Plotly.newPlot(", PlotlyHtml.Of(chart), StringComparison.Ordinal);
     }
 
     [Fact]

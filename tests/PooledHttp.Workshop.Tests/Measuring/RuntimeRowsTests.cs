@@ -53,7 +53,7 @@ public class RuntimeRowsTests
         Assert.Contains(lines, l => (string)l!["name"]! == "PooledRead (Chunked), .NET 8.0.31");
     }
 
-    private static JsonArray Data(PlotlyChart chart) => chart.Data;
+    private static JsonArray Data(Plotly.NET.GenericChart chart) => (JsonArray)JsonNode.Parse(Plotly.NET.GenericChart.toFigureJson(chart))!["data"]!;
 
     private static MeasuredRow Row(string strategy, string runtime, long allocated)
         => new("test", "Bench", strategy, 1 << 20, "Chunked", runtime, allocated, 0, 0, 0, 1_000_000, 1_000, "quick");

@@ -154,6 +154,33 @@ public class KernelFidelityTests
     }
 
     [Fact]
+    public async Task A_registered_HTML_formatter_draws_its_type_and_subtypes_and_the_most_specific_type_wins()
+    {
+        // dotnet/interactive, src/Microsoft.DotNet.Interactive.Formatting/Formatter.cs: Register<T>(Action<T, TextWriter>,
+        // string mimeType = PlainTextFormatter.MimeType) pushes a formatter for typeof(T); TryFindPreferredFormatter keeps
+        // those whose type IsRelevantFormatterFor the value's type (a base type is relevant to its subtypes) and sorts
+        // the most specific type first, the latest registration first among equals. DefaultMimeType is text/html, so a
+        // plain display(value) of a non-string uses the HTML formatter. Plotly.NET's GenericChart is such a case: its
+        // values are subtypes (GenericChart+Chart, GenericChart+MultiChart).
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("formatter",
+            "using Microsoft.DotNet.Interactive.Formatting;\n"
+            + "Formatter.Register<Exception>((e, writer) => writer.Write(\"<i>any exception</i>\"), \"text/html\");\n"
+            + "Formatter.Register<ArgumentException>((e, writer) => writer.Write(\"<b>old</b>\"), \"text/html\");\n"
+            + "Formatter.Register<ArgumentException>((e, writer) => writer.Write(\"<b>\" + e.ParamName + \"</b>\"), \"text/html\");\n"
+            + "display(new ArgumentNullException(\"size\"));\n"
+            + "display(new InvalidOperationException());\n"
+            + "display(\"text stays text\");");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        IReadOnlyList<JsonObject> outputs = ScratchNotebooks.Outputs(scratch.ExecutedCells("formatter")[0]);
+        Assert.Equal(3, outputs.Count);
+        Assert.Equal("<b>size</b>", (string?)outputs[0]["data"]!["text/html"]); // subtype of the most specific registration, latest wins
+        Assert.Equal("<i>any exception</i>", (string?)outputs[1]["data"]!["text/html"]);
+        Assert.Equal("text stays text", (string?)outputs[2]["data"]!["text/plain"]);
+    }
+
+    [Fact]
     public async Task The_contexts_display_handle_updates_its_output_in_place_as_in_the_kernel()
     {
         // dotnet/interactive, src/Microsoft.DotNet.Interactive/KernelInvocationContextExtensions.cs: Display builds one
