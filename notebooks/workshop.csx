@@ -7,11 +7,15 @@
 // It works the same in the .NET Interactive kernel and in the headless runner: a #load'ed file's
 // functions and #r reach later cells, its `using` directives do not, so it names its types in full.
 //
+// It also loads the chart libraries the way both hosts can use them (chart-libraries.csx says why).
+//
 // A build that would change nothing still costs MSBuild about six seconds per notebook. After each
 // build this file records every input it knows (each file under helpers/ outside bin/ and obj/, and
 // the repository's build settings) with its size and time; when the record still matches, it skips
 // the build. Any edit, added or deleted file changes the record and builds. Delete
 // artifacts/notebook-bin to force a build (after changing the SDK, for example).
+
+#load "chart-libraries.csx"
 
 static void BuildWorkshopHelpers()
 {
@@ -64,3 +68,4 @@ static string WorkshopBuildInputs()
 }
 
 BuildWorkshopHelpers();
+LoadChartLibrariesTogether("../artifacts/notebook-bin");

@@ -1,9 +1,5 @@
 using System.Reflection;
 using System.Text.Json;
-using Giraffe.ViewEngine;
-using XmlNode = Giraffe.ViewEngine.HtmlElements.XmlNode;
-using Microsoft.FSharp.Collections;
-using Microsoft.FSharp.Core;
 using Plotly.NET;
 using PooledHttp.Notebooks;
 
@@ -17,7 +13,7 @@ namespace PooledHttp.Charts;
 /// <para>Plotly.NET writes the chart's div and script; what it cannot do is reference plotly.js without a
 /// network (its own embedded copy is the 3.6 MB full bundle; this one is the 1.2 MB basic bundle, which has
 /// every trace the series draws). So the page gets <see cref="Script"/> once, and each chart is Plotly.NET's
-/// HTML with no reference of its own.</para>
+/// HTML with no reference of its own; a saved page carries the bundle in its head.</para>
 /// <para>In a notebook: display <see cref="Script"/> once (the setup cell does), and register <see cref="Of"/>
 /// as the kernel's HTML formatter for <see cref="GenericChart"/>, as Plotly.NET.Interactive would (it is not
 /// served here). When the headless runner sets <see cref="WorkshopPaths.OutputVariable"/>, <see cref="Of"/>
@@ -57,17 +53,19 @@ public static partial class PlotlyHtml
 
         // Plotly.NET's script stops at its first line without plotly.js; this one still runs and says why the chart is blank.
         const string Fallback = "<script type=\"text/javascript\">if (!window.Plotly) { document.currentScript.previousElementSibling.textContent = \"plotly.js is not loaded: run the notebook's setup cell first.\"; }</script>";
-        return "<div>" + GenericChart.toChartHTML(WithoutReference(chart, title: null)) + Fallback + "</div>";
+        return "<div>" + GenericChart.toChartHTML(WithoutReference(chart)) + Fallback + "</div>";
     }
 
-    /// <summary>Writes a standalone HTML page (Plotly.NET's) with plotly.js embedded in its head; it opens with no network.</summary>
+    /// <summary>Writes a standalone HTML page with plotly.js embedded in its head; it opens with no network.</summary>
     public static void Save(GenericChart chart, string path)
     {
         ArgumentNullException.ThrowIfNull(chart);
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-        XmlNode bundle = HtmlElements.rawText("<script type=\"text/javascript\">" + PlotlyJs.Value + "</script>");
-        File.WriteAllText(path, GenericChart.toEmbeddedHTML(WithoutReference(chart, Title(chart), bundle)));
+        string page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + System.Net.WebUtility.HtmlEncode(Title(chart)) + "</title>"
+            + "<script type=\"text/javascript\">" + PlotlyJs.Value + "</script></head><body>"
+            + GenericChart.toChartHTML(WithoutReference(chart)) + "</body></html>";
+        File.WriteAllText(path, page);
     }
 
     /// <summary>The chart's title (its layout's <c>title.text</c>), or "chart" when it has none.</summary>
@@ -81,17 +79,14 @@ public static partial class PlotlyHtml
             : "chart";
     }
 
-    /// <summary><paramref name="chart"/> drawing with whatever plotly.js the page has, with a document title and extra head tags for a saved page.</summary>
-    private static GenericChart WithoutReference(GenericChart chart, string? title, params XmlNode[] headTags)
+    /// <summary>
+    /// <paramref name="chart"/> drawing with whatever plotly.js the page has. Set by name on Plotly.NET's dynamic
+    /// options, so this assembly never names an FSharp.Core type (see <c>notebooks/workshop.csx</c> for why that matters).
+    /// </summary>
+    private static GenericChart WithoutReference(GenericChart chart)
     {
-        DisplayOptions options = DisplayOptions.init(
-            DocumentTitle: title is null ? null : FSharpOption<string>.Some(title),
-            DocumentCharset: FSharpOption<string>.Some("utf-8"),
-            DocumentDescription: null,
-            DocumentFavicon: null,
-            AdditionalHeadTags: headTags.Length == 0 ? null : FSharpOption<FSharpList<XmlNode>>.Some(ListModule.OfArray(headTags)),
-            ChartDescription: null,
-            PlotlyJSReference: FSharpOption<PlotlyJSReference>.Some(PlotlyJSReference.NoReference));
+        var options = new DisplayOptions();
+        options.SetProperty("PlotlyJSReference", PlotlyJSReference.NoReference);
         return GenericChart.setDisplayOptions(options, chart);
     }
 

@@ -44,7 +44,7 @@ public class NotebookExecutionTests(ITestOutputHelper output)
         Assert.All(cells, cell => Assert.NotNull(cell["execution_count"]?.GetValue<int>()));
         var outputs = cells.SelectMany(c => ((JsonArray)c["outputs"]!).OfType<JsonObject>()).ToList();
         Assert.DoesNotContain(outputs, o => (string?)o["output_type"] == "error");
-        Assert.Contains(outputs, o => o["data"]?["text/html"]?.ToJsonString().Contains("pooledhttp-chart-", StringComparison.Ordinal) == true);
+        Assert.Contains(outputs, o => o["data"]?["text/html"]?.ToJsonString().Contains("Plotly.newPlot(", StringComparison.Ordinal) == true);
         await NbformatValidator.AssertValidAsync(Path.Combine(outDir, "notebooks", name + ".ipynb"));
 
         // Each benchmark cell kept one live progress line, updated in place to its final state.
@@ -67,7 +67,7 @@ public class NotebookExecutionTests(ITestOutputHelper output)
         string report = File.ReadAllText(Path.Combine(outDir, "report.html"));
         Assert.Contains($"<section id=\"{name}\">", report, StringComparison.Ordinal);
         Assert.Contains("<table>", report, StringComparison.Ordinal);
-        Assert.Contains("pooledhttp-chart-", report, StringComparison.Ordinal);
+        Assert.Contains("Plotly.newPlot(", report, StringComparison.Ordinal);
         Assert.Single(System.Text.RegularExpressions.Regex.Matches(report, "plotly.js \\(basic - minified\\) v"));
         Assert.DoesNotMatch(@"<script[^>]*\ssrc=", report);
         Assert.Contains($"{Environment.ProcessorCount} cores", report, StringComparison.Ordinal);

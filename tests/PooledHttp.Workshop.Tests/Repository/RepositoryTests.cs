@@ -44,6 +44,17 @@ public partial class RepositoryTests
     }
 
     [Fact]
+    public void The_kit_never_names_an_FSharp_Core_type_so_the_chart_libraries_context_is_the_only_FSharp_Core_it_meets()
+    {
+        // notebooks/workshop.csx loads Plotly.NET with its own FSharp.Core beside the kernel's; a kit that named an
+        // FSharp.Core type itself would bind to whichever the host offers first (see the kernel fidelity test).
+        string[] references = typeof(PooledHttp.Charts.PlotlyHtml).Assembly.GetReferencedAssemblies().Select(a => a.Name!).ToArray();
+        Assert.Contains("Plotly.NET", references);
+        Assert.DoesNotContain("FSharp.Core", references);
+        Assert.DoesNotContain("Giraffe.ViewEngine", references);
+    }
+
+    [Fact]
     public void Ci_runs_the_test_command_the_readme_gives()
     {
         string readme = File.ReadAllText(Path.Combine(Root, "README.md"));

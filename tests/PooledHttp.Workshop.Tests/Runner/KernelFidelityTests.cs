@@ -181,6 +181,29 @@ public class KernelFidelityTests
     }
 
     [Fact]
+    public async Task The_host_carries_FSharp_Core_10_0_as_the_kernel_does_and_the_chart_libraries_still_draw()
+    {
+        // dotnet/interactive, Directory.Packages.props: FSharp.Core 10.0.103, which its F# kernel puts in the kernel
+        // process. Plotly.NET 6.0.0 references FSharp.Core 10.1.0.0 and Giraffe.ViewEngine 5.0.0.0: left to the host,
+        // Giraffe binds to the host's 10.0 and Plotly.NET to 10.1, and the first chart fails. notebooks/chart-libraries.csx
+        // loads them into one context of their own; this runs a chart through it in a host that has the kernel's FSharp.Core.
+        var scratch = new ScratchNotebooks();
+        string bin = AppContext.BaseDirectory; // the kit and the chart libraries, as the notebooks' build folder holds them
+        string script = Path.Combine(RepositoryRoot(), "notebooks", "chart-libraries.csx");
+        string nb = scratch.Write("fsharp",
+            $"#load \"{script}\"\nLoadChartLibrariesTogether(@\"{bin}\");",
+            $"#r \"{Path.Combine(bin, "PooledHttp.Workshop.dll")}\"\n#r \"{Path.Combine(bin, "Plotly.NET.dll")}\"\n#r \"{Path.Combine(bin, "Plotly.NET.CSharp.dll")}\"\n"
+            + "Console.WriteLine(\"host: \" + System.Reflection.Assembly.Load(\"FSharp.Core\").GetName().Version);\n"
+            + "Plotly.NET.GenericChart chart = Plotly.NET.CSharp.Chart.Column<double, string, string>(new[] { 1.0, 2 }, Keys: new[] { \"a\", \"b\" });\n"
+            + "Console.WriteLine(\"chart: \" + System.Runtime.Loader.AssemblyLoadContext.GetLoadContext(chart.GetType().Assembly)!.Name + \", \" + PooledHttp.Charts.PlotlyHtml.Of(chart).Contains(\"Plotly.newPlot(\"));");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        string printed = Text(scratch.ExecutedCells("fsharp")[1]);
+        Assert.True(printed.Contains("host: 10.0.0.0", StringComparison.Ordinal), printed);
+        Assert.Contains("chart: chart libraries, True", printed, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task The_contexts_display_handle_updates_its_output_in_place_as_in_the_kernel()
     {
         // dotnet/interactive, src/Microsoft.DotNet.Interactive/KernelInvocationContextExtensions.cs: Display builds one
@@ -247,4 +270,15 @@ public class KernelFidelityTests
     }
 
     private static string Text(JsonObject cell) => string.Concat(ScratchNotebooks.Outputs(cell).Select(o => o.ToJsonString()));
+
+    private static string RepositoryRoot()
+    {
+        string? folder = AppContext.BaseDirectory;
+        while (folder is not null && !File.Exists(Path.Combine(folder, "PooledHttp.slnx")))
+        {
+            folder = Path.GetDirectoryName(folder);
+        }
+
+        return folder ?? throw new InvalidOperationException("PooledHttp.slnx not found above " + AppContext.BaseDirectory);
+    }
 }
