@@ -1,4 +1,4 @@
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Exercises;
 
@@ -9,7 +9,7 @@ namespace PooledHttp.Exercises;
 //
 // The check watches the client you are given: it fails if the body was buffered whole (the
 // default completion option does that, and so do ReadAsStringAsync and ReadAsByteArrayAsync) or
-// if a response was left undisposed. The books are PooledHttp.Server.Book records; the server
+// if a response was left undisposed. The books are PooledHttp.Workshop.Server.Book records; the server
 // writes them with System.Text.Json's web defaults (camelCase).
 //
 // Stuck? tests/ExerciseSolutions/E03_StreamTheBooks.cs.

@@ -1,4 +1,4 @@
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Exercises;
 

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Exercises;
 

@@ -1,5 +1,5 @@
 using System.Buffers;
-using PooledHttp.Exercising;
+using PooledHttp.Workshop.Exercising;
 
 namespace PooledHttp.Exercises;
 

@@ -1,7 +1,7 @@
 using System.Net.Http.Headers;
 using System.Text.Json;
 using CommunityToolkit.HighPerformance.Buffers;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Exercises;
 

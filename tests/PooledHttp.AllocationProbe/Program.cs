@@ -4,7 +4,7 @@
 // The probe warms up first (the connection, the pool, tiered JIT), then measures only the steady state.
 using System.Buffers;
 using System.Globalization;
-using PooledHttp.Benchmarks;
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Buffers;
 
 if (args.Length < 2)

@@ -5,8 +5,8 @@
 // (Pace.Network) so the downloads really overlap, each run in a process of its own (tools/LoadProbe).
 // Usage: dotnet run -c Release tools/LoadMatrix/load-matrix.cs -- [out.csv] [strategy,...]
 using System.Globalization;
-using PooledHttp.Load;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Load;
+using PooledHttp.Workshop.Server;
 
 string output = args.Length > 0 ? args[0] : "artifacts/load-matrix.csv";
 string[] strategies = args.Length > 1 ? args[1].Split(',') : [.. LoadStrategies.Names];

@@ -1,11 +1,11 @@
 // Usage: LoadProbe <strategy> <url> <body size> <in flight> <downloads>
 // Downloads <url> <downloads> times with <in flight> downloads at once, after a warm-up, checks every body
-// byte for byte, and prints one JSON line (PooledHttp.Load.LoadResult) describing what that cost this process.
+// byte for byte, and prints one JSON line (PooledHttp.Workshop.Load.LoadResult) describing what that cost this process.
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using PooledHttp.Buffers;
-using PooledHttp.Load;
+using PooledHttp.Workshop.Load;
 
 if (args.Length != 5 || !LoadStrategies.Names.Contains(args[0])
     || !Uri.TryCreate(args[1], UriKind.Absolute, out Uri? url)

@@ -20,7 +20,7 @@ internal static class ResultsTable
             string[] lines = File.ReadAllLines(file);
             foreach (string line in lines.Skip(Math.Max(before, 1)))
             {
-                string[] f = PooledHttp.Measuring.CsvLine.Split(line); // notebook,benchmark,strategy,payload,variant,runtime,allocated,gen0,gen1,gen2,mean,error,...
+                string[] f = PooledHttp.Workshop.Measuring.CsvLine.Split(line); // notebook,benchmark,strategy,payload,variant,runtime,allocated,gen0,gen1,gen2,mean,error,...
                 if (f.Length < 12)
                 {
                     continue;
@@ -47,10 +47,10 @@ internal static class ResultsTable
     }
 
     private static string Bytes(string value)
-        => double.TryParse(value, CultureInfo.InvariantCulture, out double bytes) ? PooledHttp.Measuring.ByteUnits.Format(bytes) : "-";
+        => double.TryParse(value, CultureInfo.InvariantCulture, out double bytes) ? PooledHttp.Workshop.Measuring.ByteUnits.Format(bytes) : "-";
 
     private static string Collections(string perThousand) => perThousand is "0" or "" ? "-" : perThousand;
 
     private static string Nanoseconds(string value)
-        => double.TryParse(value, CultureInfo.InvariantCulture, out double ns) ? PooledHttp.Measuring.TimeUnits.Format(ns) : "-";
+        => double.TryParse(value, CultureInfo.InvariantCulture, out double ns) ? PooledHttp.Workshop.Measuring.TimeUnits.Format(ns) : "-";
 }

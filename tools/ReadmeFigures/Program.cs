@@ -1,4 +1,4 @@
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Notebooks;
 
 // The README's reference figures, recomputed from the committed reference run. The test
 // ReferenceFiguresTests fails until this has been run after the CSVs change.

@@ -1,7 +1,7 @@
 using Plotly.NET;
 using Plotly.NET.LayoutObjects;
 
-namespace PooledHttp.Charts;
+namespace PooledHttp.Workshop.Charts;
 
 /// <summary>
 /// The layout settings the workshop's charts need and Plotly.NET's C# API (Plotly.NET.CSharp 0.14) has no

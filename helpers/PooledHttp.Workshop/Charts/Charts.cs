@@ -1,9 +1,9 @@
 using Plotly.NET;
 using Plotly.NET.LayoutObjects;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Measuring;
 using Chart = Plotly.NET.CSharp.Chart;
 
-namespace PooledHttp.Charts;
+namespace PooledHttp.Workshop.Charts;
 
 /// <summary>
 /// The workshop's charts, built with Plotly.NET's C# API: allocations per strategy, allocations against

@@ -1,9 +1,9 @@
 using System.Reflection;
 using System.Text.Json;
 using Plotly.NET;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Charts;
+namespace PooledHttp.Workshop.Charts;
 
 /// <summary>
 /// Draws Plotly.NET charts (<see cref="GenericChart"/>) with the plotly.js embedded in this assembly:

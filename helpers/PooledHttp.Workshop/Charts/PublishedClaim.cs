@@ -1,8 +1,8 @@
 using System.Globalization;
-using PooledHttp.Measuring;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Charts;
+namespace PooledHttp.Workshop.Charts;
 
 /// <summary>
 /// A relative figure one of the sources published as a percentage only (S3 and S4 gave no absolute

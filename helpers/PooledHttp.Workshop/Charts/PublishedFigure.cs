@@ -1,8 +1,8 @@
 using System.Globalization;
-using PooledHttp.Measuring;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Charts;
+namespace PooledHttp.Workshop.Charts;
 
 /// <summary>A figure one of the five sources published, from <c>data/published/published.csv</c>.</summary>
 /// <param name="Source">S0 to S4.</param>

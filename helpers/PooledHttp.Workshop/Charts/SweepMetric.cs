@@ -1,4 +1,4 @@
-namespace PooledHttp.Charts;
+namespace PooledHttp.Workshop.Charts;
 
 /// <summary>What a size-sweep chart puts on its vertical axis.</summary>
 public enum SweepMetric

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Diagnostics.Tracing;
 
-namespace PooledHttp.Demos;
+namespace PooledHttp.Workshop.Demos;
 
 /// <summary>
 /// Listens to the runtime's <c>System.Buffers.ArrayPoolEventSource</c> and keeps the events that

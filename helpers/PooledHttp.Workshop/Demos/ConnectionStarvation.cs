@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace PooledHttp.Demos;
+namespace PooledHttp.Workshop.Demos;
 
 /// <summary>
 /// What an undisposed <see cref="HttpResponseMessage"/> read with <c>ResponseHeadersRead</c> costs:

@@ -1,9 +1,9 @@
 using System.Buffers;
 using PooledHttp.Buffers;
 using PooledHttp.Http;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Demos;
+namespace PooledHttp.Workshop.Demos;
 
 /// <summary>
 /// S0's known-length read, and why it is wrong: <see cref="Stream.ReadAsync(Memory{byte}, CancellationToken)"/>

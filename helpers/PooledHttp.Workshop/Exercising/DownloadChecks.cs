@@ -1,7 +1,7 @@
 using System.Globalization;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>The checks every learner download must pass, against a server the check process starts for itself.</summary>
 internal static class DownloadChecks

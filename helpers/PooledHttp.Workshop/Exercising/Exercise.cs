@@ -1,7 +1,7 @@
 using System.Reflection;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Measuring;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
 /// One exercise: the file the learner edits, how the check process checks it, and which rows of the

@@ -1,8 +1,8 @@
 using System.Reflection;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 01's exercise: find the smallest <c>byte[]</c> that is born in Gen2 (on the large object heap).</summary>
 public sealed class Exercise01 : Exercise

@@ -1,9 +1,9 @@
 using System.Reflection;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 02's exercise: the read loop S0's single <c>ReadAsync</c> should have been.</summary>
 public sealed class Exercise02 : Exercise

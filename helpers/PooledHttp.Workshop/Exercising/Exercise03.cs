@@ -1,10 +1,10 @@
 using System.Globalization;
 using System.Reflection;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 03's exercise: count the books without buffering the body first.</summary>
 public sealed class Exercise03 : Exercise

@@ -1,9 +1,9 @@
 using System.Reflection;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 04's exercise: a pooled download of 16 MiB that allocates under 16 KiB.</summary>
 public sealed class Exercise04 : Exercise

@@ -1,10 +1,10 @@
 using System.Reflection;
 using System.Text.Json;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 05's exercise: post about 2 MB of JSON with a Content-Length while allocating under 8 KiB.</summary>
 public sealed class Exercise05 : Exercise

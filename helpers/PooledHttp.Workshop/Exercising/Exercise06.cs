@@ -1,10 +1,10 @@
 using System.Net;
 using System.Reflection;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 06's exercise: a request that goes over HTTP/2 without TLS (h2c), measured as S3's POST.</summary>
 public sealed class Exercise06 : Exercise

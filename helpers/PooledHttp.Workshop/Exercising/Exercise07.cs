@@ -1,11 +1,11 @@
 using System.Buffers;
 using System.Reflection;
-using PooledHttp.Benchmarks;
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Buffers;
-using PooledHttp.Measuring;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 07's exercise: size a pool for 64 overlapping downloads of 8 MiB without a Content-Length.</summary>
 public sealed class Exercise07 : Exercise

@@ -1,4 +1,4 @@
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>What the check process found: a status and a sentence for the learner.</summary>
 /// <param name="Status">Passed, failed, or not done yet.</param>

@@ -1,7 +1,7 @@
 using System.Reflection;
 using System.Text.Json;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
 /// The check process's entry point: the exercises project's <c>Program.cs</c> calls it with its own

@@ -1,10 +1,10 @@
 using System.Globalization;
 using System.Net;
-using PooledHttp.Charts;
-using PooledHttp.Measuring;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Charts;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
 /// What an exercise's <c>Run</c> call found: the check's verdict, the measurement when there was one,

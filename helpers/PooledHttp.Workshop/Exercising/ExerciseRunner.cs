@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using System.Text;
 using System.Text.Json;
-using PooledHttp.Measuring;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
 /// What an exercise's <c>Run</c> call does from the notebook: build the exercises project, check the

@@ -1,4 +1,4 @@
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Where a learner's exercise stands after a check.</summary>
 public enum ExerciseStatus

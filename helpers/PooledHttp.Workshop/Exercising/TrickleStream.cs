@@ -1,4 +1,4 @@
-namespace PooledHttp.Exercising;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
 /// A read-only stream over bytes that returns at most a few bytes per read, as a slow network does: a

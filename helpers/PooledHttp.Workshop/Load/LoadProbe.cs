@@ -2,11 +2,11 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using System.Text.Json;
-using PooledHttp.Measuring;
-using PooledHttp.Notebooks;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Load;
+namespace PooledHttp.Workshop.Load;
 
 /// <summary>
 /// Builds <c>tools/LoadProbe</c> and runs it, one process per strategy and concurrency, against a

@@ -1,10 +1,10 @@
 using System.Buffers;
 using Microsoft.IO;
-using PooledHttp.Benchmarks;
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Buffers;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Load;
+namespace PooledHttp.Workshop.Load;
 
 /// <summary>
 /// The downloads chapter 07 puts under load, by name, each checked byte for byte against the server's

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// Splits one line of the workshop's CSV files, honouring double-quoted fields. Compiled into the

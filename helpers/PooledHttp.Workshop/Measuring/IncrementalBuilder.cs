@@ -5,9 +5,9 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains;
 using BenchmarkDotNet.Toolchains.Results;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// Builds BenchmarkDotNet's generated project the way a developer builds a project: the projects it

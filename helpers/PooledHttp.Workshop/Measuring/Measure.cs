@@ -11,11 +11,11 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Mathematics.Common;
-using PooledHttp.Benchmarks;
-using PooledHttp.Notebooks;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Notebooks;
+using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// Measures benchmark classes from a notebook cell: the server stays in the notebook's process and

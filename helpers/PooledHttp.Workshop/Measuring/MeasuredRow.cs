@@ -1,4 +1,4 @@
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>One strategy measured at one payload size on one runtime: a row of a notebook's table and of the results CSV.</summary>
 /// <param name="Notebook">The notebook that measured it.</param>

@@ -2,9 +2,9 @@ using System.Collections;
 using System.Globalization;
 using System.Net;
 using System.Text;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>The rows one <see cref="Measure.Run(string, Server.LocalServer, Type[])"/> produced, displayable as a table.</summary>
 public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOnlyList<MeasuredRow>, IHtmlView

@@ -1,9 +1,9 @@
 using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Text.Json;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// The workshop's own dotnet root, under <c>artifacts/dotnet</c>: the installed host, SDK and runtimes,

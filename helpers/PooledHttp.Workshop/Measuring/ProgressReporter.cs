@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Notebooks;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// Keeps one live line under a measuring cell: which case of how many is running and the time elapsed,

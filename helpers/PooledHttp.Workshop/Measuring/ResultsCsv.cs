@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Text;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>Appends measured rows to a CSV (and reads them back), one row per strategy, size and runtime.</summary>
 public static class ResultsCsv

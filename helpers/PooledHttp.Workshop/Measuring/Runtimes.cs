@@ -2,7 +2,7 @@ using BenchmarkDotNet.Environments;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Toolchains.DotNetCli;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// The .NET runtimes a chapter measures side by side: .NET 8 (the runtime the sources measured), .NET 9,

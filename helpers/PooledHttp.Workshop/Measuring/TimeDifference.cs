@@ -1,4 +1,4 @@
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// One measured mean minus another, with the error of the difference: what a chapter may conclude

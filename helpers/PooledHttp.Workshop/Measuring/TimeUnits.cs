@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace PooledHttp.Measuring;
+namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>Durations for people, from nanoseconds: the unit that keeps the number short.</summary>
 public static class TimeUnits

@@ -1,7 +1,7 @@
 using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
 
-namespace PooledHttp.Notebooks;
+namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>
 /// What the kit knows about a build of a small project that references it (the exercises, the load

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace PooledHttp.Notebooks;
+namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>Runs the <c>dotnet</c> command line and collects what it printed.</summary>
 internal static class DotnetCli

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Reflection;
 
-namespace PooledHttp.Notebooks;
+namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>
 /// A line of text shown under the running cell and replaced in place as work progresses: "case 3 of 8,

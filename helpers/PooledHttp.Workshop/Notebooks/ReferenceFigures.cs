@@ -1,9 +1,9 @@
 using System.Globalization;
 using System.Text;
-using PooledHttp.Charts;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Charts;
+using PooledHttp.Workshop.Measuring;
 
-namespace PooledHttp.Notebooks;
+namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>
 /// The README's headline figures, computed from the committed reference run

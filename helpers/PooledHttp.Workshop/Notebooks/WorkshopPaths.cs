@@ -1,4 +1,4 @@
-namespace PooledHttp.Notebooks;
+namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>Where the workshop's files are, from wherever a notebook or the runner happens to run.</summary>
 public static class WorkshopPaths

@@ -4,7 +4,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 
-namespace PooledHttp.Server;
+namespace PooledHttp.Workshop.Server;
 
 /// <summary>The request handlers of <see cref="LocalServer"/>. Each returns whether the response is still open for the caller to close.</summary>
 internal static class Endpoints

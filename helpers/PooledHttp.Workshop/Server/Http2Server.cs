@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Logging;
 
-namespace PooledHttp.Server;
+namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// A Kestrel server on loopback for chapter 06: one port that speaks only HTTP/2 without TLS (h2c,

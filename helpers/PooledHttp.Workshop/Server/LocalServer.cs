@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 
-namespace PooledHttp.Server;
+namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// A small HTTP/1.1 server on 127.0.0.1 for the notebooks and the tests, built on
@@ -107,13 +107,11 @@ public sealed class LocalServer : IAsyncDisposable
     public Uri PacedBytesUrl(int size, bool contentLength, Pace pace)
         => Url(PacedBytesPath(size, contentLength, pace));
 
-    /// <summary>The path and query of <c>/bytes</c>, relative to the base address.</summary>
-    public static string BytesPath(int size, bool contentLength = false, int writes = 1, int skip = 0)
-        => string.Create(CultureInfo.InvariantCulture, $"bytes?size={size}&length={(contentLength ? "true" : "false")}&writes={writes}") + (skip == 0 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $"&skip={skip}"));
+    /// <summary>The path and query of <c>/bytes</c>, relative to the base address (<see cref="ServerPaths.Bytes"/>).</summary>
+    public static string BytesPath(int size, bool contentLength = false, int writes = 1, int skip = 0) => ServerPaths.Bytes(size, contentLength, writes, skip);
 
-    /// <summary>The path and query of a paced <c>/bytes</c>, relative to the base address.</summary>
-    public static string PacedBytesPath(int size, bool contentLength, Pace pace)
-        => BytesPath(size, contentLength, pace.Writes) + string.Create(CultureInfo.InvariantCulture, $"&delayMs={pace.DelayMs}");
+    /// <summary>The path and query of a paced <c>/bytes</c>, relative to the base address (<see cref="ServerPaths.PacedBytes"/>).</summary>
+    public static string PacedBytesPath(int size, bool contentLength, Pace pace) => ServerPaths.PacedBytes(size, contentLength, pace);
 
     /// <summary>The address of a chunked body of <paramref name="size"/> bytes whose connection is reset after <paramref name="after"/> bytes.</summary>
     public Uri ResetUrl(int size, int after)

@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
-namespace PooledHttp.Server;
+namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// A raw-socket responder that starts a chunked body and then resets the connection (TCP RST).

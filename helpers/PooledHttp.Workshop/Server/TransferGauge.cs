@@ -1,4 +1,4 @@
-namespace PooledHttp.Server;
+namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// Counts the bodies a server is writing right now and the most it was writing at once since the last

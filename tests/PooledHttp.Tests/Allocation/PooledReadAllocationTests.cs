@@ -1,5 +1,5 @@
 using PooledHttp.Buffers;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 using Xunit.Abstractions;
 

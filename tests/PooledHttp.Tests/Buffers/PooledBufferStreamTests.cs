@@ -1,6 +1,6 @@
 using System.Buffers;
 using PooledHttp.Buffers;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Buffers;

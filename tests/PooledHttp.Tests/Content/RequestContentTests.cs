@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using PooledHttp.Buffers;
 using PooledHttp.Content;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Content;

@@ -1,7 +1,7 @@
 using System.Net;
 using PooledHttp.Buffers;
 using PooledHttp.Http;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Http;

@@ -1,6 +1,6 @@
 using PooledHttp.Buffers;
 using PooledHttp.Http;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Http;

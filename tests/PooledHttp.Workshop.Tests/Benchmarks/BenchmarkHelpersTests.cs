@@ -1,7 +1,7 @@
-using PooledHttp.Benchmarks;
-using PooledHttp.Charts;
-using PooledHttp.Measuring;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Charts;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Benchmarks;
 
@@ -51,7 +51,7 @@ public class BenchmarkHelpersTests
             new("nb", "B", "Rent", 1000, "", ".NET 10", 0, 0, 0, 0, 10, 1, "quick"),
             new("nb", "B", "Allocate", 100, "", ".NET 10", 128, 0, 0, 0, 10, 1, "quick"),
         ];
-        var figure = (System.Text.Json.Nodes.JsonObject)System.Text.Json.Nodes.JsonNode.Parse(Plotly.NET.GenericChart.toFigureJson(Charts.Charts.SizeSweep("t", rows)))!;
+        var figure = (System.Text.Json.Nodes.JsonObject)System.Text.Json.Nodes.JsonNode.Parse(Plotly.NET.GenericChart.toFigureJson(PooledHttp.Workshop.Charts.Charts.SizeSweep("t", rows)))!;
         var yAxis = figure["layout"]!["yaxis"]!;
         double bottom = (double)yAxis["tickvals"]![0]!;
         Assert.Equal("0 B", (string?)yAxis["ticktext"]![0]);
@@ -72,7 +72,7 @@ public class BenchmarkHelpersTests
     public void A_grouped_chart_refuses_a_series_of_the_wrong_length()
     {
         var series = new Dictionary<string, double[]> { ["naive"] = [1, 2], ["pooled"] = [1] };
-        ArgumentException error = Assert.Throws<ArgumentException>(() => Charts.Charts.Grouped("t", "x", "y", ["1", "4"], series));
+        ArgumentException error = Assert.Throws<ArgumentException>(() => PooledHttp.Workshop.Charts.Charts.Grouped("t", "x", "y", ["1", "4"], series));
         Assert.Contains("pooled", error.Message, StringComparison.Ordinal);
     }
 }

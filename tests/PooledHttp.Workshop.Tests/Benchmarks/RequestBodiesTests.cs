@@ -1,9 +1,9 @@
 using System.Reflection;
 using System.Text.Json;
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Benchmarks;
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Content;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Benchmarks;
 

@@ -1,5 +1,5 @@
 using System.Buffers;
-using PooledHttp.Demos;
+using PooledHttp.Workshop.Demos;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Demos;

@@ -3,9 +3,9 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using PooledHttp.Buffers;
-using PooledHttp.Exercising;
+using PooledHttp.Workshop.Exercising;
 using PooledHttp.Http;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Exercising;
 

@@ -1,5 +1,5 @@
-using PooledHttp.Load;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Load;
+using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Load;

@@ -6,8 +6,8 @@ using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.Results;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Measuring;

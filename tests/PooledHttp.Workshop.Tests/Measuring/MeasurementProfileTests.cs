@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Running;
-using PooledHttp.Benchmarks;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Measuring;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Measuring;

@@ -1,6 +1,6 @@
 using System.Text.Json.Nodes;
-using PooledHttp.Charts;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Charts;
+using PooledHttp.Workshop.Measuring;
 using PooledHttp.Tests.Repository;
 
 namespace PooledHttp.Tests.Measuring;
@@ -69,7 +69,7 @@ public class MeasuringTests
     [Fact]
     public void Allocation_chart_has_a_measured_and_a_labelled_published_series_on_a_log_axis()
     {
-        Plotly.NET.GenericChart chart = Charts.Charts.Allocations("t", Rows, PublishedFigure.Of("S0", "download"));
+        Plotly.NET.GenericChart chart = PooledHttp.Workshop.Charts.Charts.Allocations("t", Rows, PublishedFigure.Of("S0", "download"));
         var figure = (JsonObject)JsonNode.Parse(Plotly.NET.GenericChart.toFigureJson(chart))!;
         string[] names = ((JsonArray)figure["data"]!).Select(t => (string)t!["name"]!).ToArray();
         Assert.Equal(["measured here, .NET 10.0.12", "published (S0, net8.0)"], names);

@@ -1,4 +1,4 @@
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Measuring;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Measuring;

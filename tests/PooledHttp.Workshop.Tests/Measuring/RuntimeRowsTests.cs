@@ -1,6 +1,6 @@
 using System.Text.Json.Nodes;
-using PooledHttp.Charts;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Charts;
+using PooledHttp.Workshop.Measuring;
 
 namespace PooledHttp.Tests.Measuring;
 
@@ -45,10 +45,10 @@ public class RuntimeRowsTests
     [Fact]
     public void Charts_draw_one_series_per_runtime_oldest_first()
     {
-        JsonArray bars = Data(PooledHttp.Charts.Charts.Allocations("bars", TwoRuntimes.Reverse()));
+        JsonArray bars = Data(PooledHttp.Workshop.Charts.Charts.Allocations("bars", TwoRuntimes.Reverse()));
         Assert.Equal(["measured here, .NET 8.0.31", "measured here, .NET 10.0.12"], bars.Select(b => (string)b!["name"]!));
 
-        JsonArray lines = Data(PooledHttp.Charts.Charts.SizeSweep("lines", TwoRuntimes));
+        JsonArray lines = Data(PooledHttp.Workshop.Charts.Charts.SizeSweep("lines", TwoRuntimes));
         Assert.Equal(4, lines.Count);
         Assert.Contains(lines, l => (string)l!["name"]! == "PooledRead (Chunked), .NET 8.0.31");
     }

@@ -1,5 +1,5 @@
 using System.Text.Json.Nodes;
-using PooledHttp.Measuring;
+using PooledHttp.Workshop.Measuring;
 using PooledHttp.Tests.Repository;
 using PooledHttp.Tests.Support;
 using Xunit.Abstractions;

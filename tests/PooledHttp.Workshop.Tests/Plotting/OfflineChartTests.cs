@@ -1,4 +1,4 @@
-using PooledHttp.Charts;
+using PooledHttp.Workshop.Charts;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Plotting;
@@ -27,7 +27,7 @@ public class OfflineChartTests
     {
         string folder = Directory.CreateTempSubdirectory("pooledhttp-chart-").FullName;
         string requireJs = Path.Combine(AppContext.BaseDirectory, "Plotting", "requirejs", "require.js");
-        string chart = PlotlyHtml.Of(PooledHttp.Charts.Charts.Allocations("offline", Measuring.MeasuringTests.Rows));
+        string chart = PlotlyHtml.Of(PooledHttp.Workshop.Charts.Charts.Allocations("offline", Measuring.MeasuringTests.Rows));
         // The page is what a notebook output area holds: the setup cell's script, then the chart's div and script.
         string page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
             + (requireJsFirst ? $"<script>{File.ReadAllText(requireJs)}</script>" : string.Empty)
@@ -50,7 +50,7 @@ public class OfflineChartTests
     public async Task A_saved_chart_page_carries_its_plotly_js_and_draws_offline()
     {
         string path = Path.Combine(Directory.CreateTempSubdirectory("pooledhttp-chart-").FullName, "saved.html");
-        PlotlyHtml.Save(PooledHttp.Charts.Charts.Allocations("saved offline", Measuring.MeasuringTests.Rows), path);
+        PlotlyHtml.Save(PooledHttp.Workshop.Charts.Charts.Allocations("saved offline", Measuring.MeasuringTests.Rows), path);
 
         string html = await File.ReadAllTextAsync(path);
         Assert.Contains("<title>saved offline</title>", html, StringComparison.Ordinal);
@@ -64,7 +64,7 @@ public class OfflineChartTests
     public async Task A_chart_without_plotly_js_on_the_page_says_which_cell_to_run()
     {
         string path = Path.Combine(Directory.CreateTempSubdirectory("pooledhttp-chart-").FullName, "bare.html");
-        await File.WriteAllTextAsync(path, "<!DOCTYPE html><html><body>" + PlotlyHtml.Of(PooledHttp.Charts.Charts.Allocations("bare", Measuring.MeasuringTests.Rows)) + "</body></html>");
+        await File.WriteAllTextAsync(path, "<!DOCTYPE html><html><body>" + PlotlyHtml.Of(PooledHttp.Workshop.Charts.Charts.Allocations("bare", Measuring.MeasuringTests.Rows)) + "</body></html>");
 
         string dom = await HeadlessChromium.DumpDomAsync(path);
 

@@ -1,5 +1,5 @@
-using PooledHttp.Measuring;
-using PooledHttp.Notebooks;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
 
 namespace PooledHttp.Tests.Repository;
 

@@ -34,7 +34,7 @@ public partial class RepositoryTests
     public void In_an_editor_results_go_where_the_readme_says_and_git_ignores_them()
     {
         // No runner here (only the serial exercise tests set its variable, and never while this runs): the editor's folder.
-        string folder = PooledHttp.Notebooks.WorkshopPaths.ResultsFolder;
+        string folder = PooledHttp.Workshop.Notebooks.WorkshopPaths.ResultsFolder;
         Assert.Equal(Path.Combine(Root, "data", "results"), folder);
         Assert.Contains("results are appended to `data/results/NN-name.csv` (git-ignored)", File.ReadAllText(Path.Combine(Root, "README.md")), StringComparison.Ordinal);
         string file = Path.GetRelativePath(Root, Path.Combine(folder, "07-under-load.csv")).Replace('\\', '/');
@@ -48,7 +48,7 @@ public partial class RepositoryTests
     {
         // notebooks/workshop.csx loads Plotly.NET with its own FSharp.Core beside the kernel's; a kit that named an
         // FSharp.Core type itself would bind to whichever the host offers first (see the kernel fidelity test).
-        string[] references = typeof(PooledHttp.Charts.PlotlyHtml).Assembly.GetReferencedAssemblies().Select(a => a.Name!).ToArray();
+        string[] references = typeof(PooledHttp.Workshop.Charts.PlotlyHtml).Assembly.GetReferencedAssemblies().Select(a => a.Name!).ToArray();
         Assert.Contains("Plotly.NET", references);
         Assert.DoesNotContain("FSharp.Core", references);
         Assert.DoesNotContain("Giraffe.ViewEngine", references);

@@ -195,7 +195,7 @@ public class KernelFidelityTests
             $"#r \"{Path.Combine(bin, "PooledHttp.Workshop.dll")}\"\n#r \"{Path.Combine(bin, "Plotly.NET.dll")}\"\n#r \"{Path.Combine(bin, "Plotly.NET.CSharp.dll")}\"\n"
             + "Console.WriteLine(\"host: \" + System.Reflection.Assembly.Load(\"FSharp.Core\").GetName().Version);\n"
             + "Plotly.NET.GenericChart chart = Plotly.NET.CSharp.Chart.Column<double, string, string>(new[] { 1.0, 2 }, Keys: new[] { \"a\", \"b\" });\n"
-            + "Console.WriteLine(\"chart: \" + System.Runtime.Loader.AssemblyLoadContext.GetLoadContext(chart.GetType().Assembly)!.Name + \", \" + PooledHttp.Charts.PlotlyHtml.Of(chart).Contains(\"Plotly.newPlot(\"));");
+            + "Console.WriteLine(\"chart: \" + System.Runtime.Loader.AssemblyLoadContext.GetLoadContext(chart.GetType().Assembly)!.Name + \", \" + PooledHttp.Workshop.Charts.PlotlyHtml.Of(chart).Contains(\"Plotly.newPlot(\"));");
         (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
         Assert.True(exit == 0, stderr + stdout);
         string printed = Text(scratch.ExecutedCells("fsharp")[1]);

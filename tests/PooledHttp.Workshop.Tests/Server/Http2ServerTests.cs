@@ -1,5 +1,5 @@
 using System.Net;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Server;
 

@@ -5,7 +5,7 @@ using System.Text.Json;
 using PooledHttp.Buffers;
 using PooledHttp.Content;
 using PooledHttp.Http;
-using PooledHttp.Server;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Server;
 

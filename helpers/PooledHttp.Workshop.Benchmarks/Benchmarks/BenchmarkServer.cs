@@ -1,0 +1,31 @@
+namespace PooledHttp.Workshop.Benchmarks;
+
+/// <summary>
+/// How a benchmark, running in BenchmarkDotNet's child process, finds the server that runs in the
+/// notebook's process: through an environment variable that <c>Measure.Run</c> sets on the job.
+/// </summary>
+public static class BenchmarkServer
+{
+    /// <summary>The variable that carries the server's base address.</summary>
+    public const string AddressVariable = "POOLEDHTTP_SERVER";
+
+    /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/2 address (chapter 06).</summary>
+    public const string Http2AddressVariable = "POOLEDHTTP_H2";
+
+    /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/1.1 address (chapter 06).</summary>
+    public const string Http11AddressVariable = "POOLEDHTTP_H1";
+
+    /// <summary>The server's base address.</summary>
+    /// <exception cref="InvalidOperationException">The variable is not set: the benchmark was started without <c>Measure.Run</c>.</exception>
+    public static Uri Address => Environment.GetEnvironmentVariable(AddressVariable) is { Length: > 0 } value
+        ? new Uri(value)
+        : throw new InvalidOperationException($"{AddressVariable} is not set. Run benchmarks through Measure.Run, which starts them against the notebook's server.");
+
+    /// <summary>The <c>/bytes</c> address for a body of <paramref name="size"/> bytes.</summary>
+    public static Uri Bytes(int size, bool contentLength = false, int writes = 1)
+        => new(Address, Server.ServerPaths.Bytes(size, contentLength, writes));
+
+    /// <summary>The <c>/bytes</c> address for a body of <paramref name="size"/> bytes spread over time by <paramref name="pace"/>.</summary>
+    public static Uri PacedBytes(int size, bool contentLength, Server.Pace pace)
+        => new(Address, Server.ServerPaths.PacedBytes(size, contentLength, pace));
+}

@@ -1,0 +1,88 @@
+using BenchmarkDotNet.Jobs;
+using Perfolizer.Horology;
+
+namespace PooledHttp.Workshop.Measuring;
+
+/// <summary>
+/// How hard to measure. The default is what a learner sees; the quick profile is for CI and
+/// instructors' dry runs, picked with <c>POOLEDHTTP_PROFILE=quick</c> (the runner's <c>--quick</c>).
+/// </summary>
+/// <remarks>
+/// Both profiles count allocations the same way: BenchmarkDotNet's memory diagnoser runs one more
+/// iteration after the measured ones and divides what it allocated by its operations, so fewer or
+/// shorter iterations make the times noisier, not the bytes of a strategy that allocates the same on
+/// every call. A strategy that rents from the shared <c>ArrayPool</c> is the exception: the fewer
+/// operations before that iteration, the more of the pool's warm-up misses it still counts; so is a
+/// download longer than an iteration, whose one-off costs are shared by only a few operations.
+/// </remarks>
+public static class MeasurementProfile
+{
+    /// <summary>The variable that picks the profile.</summary>
+    public const string Variable = "POOLEDHTTP_PROFILE";
+
+    /// <summary>
+    /// The default profile's iteration length. BenchmarkDotNet's own default lets an iteration run
+    /// anywhere from 500 ms to 1 s while its pilot doubles the operation count; naming a length
+    /// makes the pilot aim at it. Measured on the 2-core workshop machine, chapter 02's sixteen
+    /// .NET 10 cases took 111 s with the library default and 53 s with 250 ms, with the same bytes
+    /// per operation to within 0.5%.
+    /// </summary>
+    public static readonly TimeInterval DefaultIterationTime = TimeInterval.FromMilliseconds(250);
+
+    /// <summary>The quick profile's iteration length: long enough for a few 64 MiB downloads.</summary>
+    public static readonly TimeInterval QuickIterationTime = TimeInterval.FromMilliseconds(100);
+
+    /// <summary>"quick" when the variable says so, otherwise "default".</summary>
+    public static string Current => string.Equals(Environment.GetEnvironmentVariable(Variable), "quick", StringComparison.OrdinalIgnoreCase) ? "quick" : "default";
+
+    /// <summary>The job for the current profile.</summary>
+    public static Job CurrentJob => Current == "quick" ? Quick : Default;
+
+    /// <summary>
+    /// The job for rows a chapter compares by time: in the default profile, <see cref="Timing"/>; in the
+    /// quick one, <see cref="Quick"/>, whose times the chapters call rough.
+    /// </summary>
+    public static Job CurrentTimingJob => Current == "quick" ? Quick : Timing;
+
+    /// <summary>
+    /// <paramref name="sizes"/> in the default profile; in the quick one, without
+    /// <paramref name="leftOutWhenQuick"/>. Benchmarks take their sizes from here through
+    /// <c>[ParamsSource]</c>, which BenchmarkDotNet reads in the notebook's process. The quick profile
+    /// is a dry run, and leaving out sizes between others is where it saves most: each case costs at
+    /// least a second.
+    /// </summary>
+    public static IEnumerable<int> Sizes(IEnumerable<int> sizes, params int[] leftOutWhenQuick)
+        => Current == "quick" ? sizes.Except(leftOutWhenQuick) : sizes;
+
+    /// <summary>
+    /// The default profile with fifteen measured iterations instead of three. BenchmarkDotNet's error is
+    /// half the 99.9% confidence interval, and Student's t for it is 31.6 with three iterations and 4.1
+    /// with fifteen: with three, chapter 05's 2 MB serialization read 3,312 ± 12,273 us, an error
+    /// larger than the mean.
+    /// </summary>
+    public static Job Timing { get; } = Job.ShortRun
+        .WithIterationTime(DefaultIterationTime)
+        .WithIterationCount(15)
+        .WithId("timing");
+
+    /// <summary>BenchmarkDotNet's ShortRun (one launch, 3 warm-up and 3 measured iterations) with iterations of 250 ms.</summary>
+    public static Job Default { get; } = Job.ShortRun
+        .WithIterationTime(DefaultIterationTime)
+        .WithId("default");
+
+    /// <summary>
+    /// One warm-up and two measured iterations of 100 ms each, with no measurement of the benchmark
+    /// loop's own overhead: times are rough, and bytes agree with the default profile except where the
+    /// remarks above say. The overhead matters only to nanosecond times, and measuring it took about
+    /// a third of a second per fast case: chapter 01's eighteen cases took 23.8 s instead of 30.2 s on the
+    /// 2-core workshop machine, with the same bytes per operation to within 50 B.
+    /// The warm-up iteration stays: without it, strategies that rent from the shared pool counted
+    /// its misses, up to a whole 64 MiB body per download.
+    /// </summary>
+    public static Job Quick { get; } = Job.ShortRun
+        .WithWarmupCount(1)
+        .WithEvaluateOverhead(false)
+        .WithIterationCount(2)
+        .WithIterationTime(QuickIterationTime)
+        .WithId("quick");
+}
