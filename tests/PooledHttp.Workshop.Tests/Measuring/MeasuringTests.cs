@@ -81,6 +81,22 @@ public class MeasuringTests
     }
 
     [Fact]
+    public void A_chart_of_no_rows_is_an_empty_chart_with_its_title_not_an_error()
+    {
+        // An exercise that is not done yet has no row of its own: its chart still draws, empty.
+        foreach (Plotly.NET.GenericChart chart in new[]
+        {
+            PooledHttp.Workshop.Charts.Charts.Allocations("no rows", []),
+            PooledHttp.Workshop.Charts.Charts.SizeSweep("no rows", []),
+            PooledHttp.Workshop.Charts.Charts.Grouped("no rows", "x", "y", [], new Dictionary<string, double[]>()),
+        })
+        {
+            Assert.Equal("no rows", PlotlyHtml.Title(chart));
+            Assert.Contains("Plotly.newPlot(", PlotlyHtml.Of(chart), StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
     public void Result_table_shows_every_row_in_text_and_html()
     {
         var result = new MeasurementResult(Rows);
