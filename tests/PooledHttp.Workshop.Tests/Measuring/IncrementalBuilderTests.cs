@@ -25,7 +25,7 @@ public sealed class IncrementalBuilderTests : IDisposable
     private readonly List<string> _generated = [];
 
     [Fact]
-    public void A_run_compiles_its_generated_program_and_builds_the_kit_in_the_kits_own_folders()
+    public void A_run_compiles_its_generated_program_and_builds_the_benchmarks_in_their_own_folders()
     {
         (GenerateResult generated, BuildResult built) = GenerateAndBuild(TimeSpan.FromMinutes(5));
 
@@ -34,11 +34,14 @@ public sealed class IncrementalBuilderTests : IDisposable
         // BenchmarkDotNet's own builder passed IntermediateOutputPath on the command line: the kit was then
         // compiled again, from nothing, under the run's folder on every run.
         string runObj = Path.Combine(generated.ArtifactsPaths.BuildArtifactsDirectoryPath, "obj");
-        Assert.Empty(Directory.GetFiles(runObj, "PooledHttp*.dll", SearchOption.AllDirectories));
-        string kitObj = Path.Combine(PooledHttp.Tests.Repository.RepositoryTests.FindRoot(), "helpers", "PooledHttp.Workshop", "obj", "Release", $"net{Environment.Version.Major}.0", "PooledHttp.Workshop.dll");
-        Assert.True(File.Exists(kitObj), $"the kit compiles in its own obj folder: {kitObj}");
-        // The program copies the kit beside itself, as for any project reference.
-        Assert.True(File.Exists(Path.Combine(generated.ArtifactsPaths.BinariesDirectoryPath, "PooledHttp.Workshop.dll")));
+        // (The generated program's own name starts with the benchmarks assembly's: "PooledHttp.Workshop.Benchmarks-Job-...".)
+        string[] referenced = ["PooledHttp.dll", "PooledHttp.Workshop.Benchmarks.dll"];
+        Assert.DoesNotContain(Directory.GetFiles(runObj, "*.dll", SearchOption.AllDirectories), f => referenced.Contains(Path.GetFileName(f)));
+        string kitObj = Path.Combine(PooledHttp.Tests.Repository.RepositoryTests.FindRoot(), "helpers", "PooledHttp.Workshop.Benchmarks", "obj", "Release", $"net{Environment.Version.Major}.0", "PooledHttp.Workshop.Benchmarks.dll");
+        Assert.True(File.Exists(kitObj), $"the benchmarks compile in their own obj folder: {kitObj}");
+        // The program copies the benchmarks assembly beside itself, as for any project reference, and nothing of the notebook's host.
+        Assert.True(File.Exists(Path.Combine(generated.ArtifactsPaths.BinariesDirectoryPath, "PooledHttp.Workshop.Benchmarks.dll")));
+        Assert.False(File.Exists(Path.Combine(generated.ArtifactsPaths.BinariesDirectoryPath, "PooledHttp.Workshop.dll")), "the notebook's host is not part of a benchmark build");
     }
 
     [Fact]
