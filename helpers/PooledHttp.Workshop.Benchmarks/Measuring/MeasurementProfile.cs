@@ -21,11 +21,8 @@ public static class MeasurementProfile
     public const string Variable = "POOLEDHTTP_PROFILE";
 
     /// <summary>
-    /// The default profile's iteration length. BenchmarkDotNet's own default lets an iteration run
-    /// anywhere from 500 ms to 1 s while its pilot doubles the operation count; naming a length
-    /// makes the pilot aim at it. Measured on the 2-core workshop machine, chapter 02's sixteen
-    /// .NET 10 cases took 111 s with the library default and 53 s with 250 ms, with the same bytes
-    /// per operation to within 0.5%.
+    /// The default profile's iteration length: naming one makes BenchmarkDotNet's pilot aim at it instead of
+    /// doubling towards a second, which halves a chapter's time for the same bytes (docs/measurements.md).
     /// </summary>
     public static readonly TimeInterval DefaultIterationTime = TimeInterval.FromMilliseconds(250);
 
@@ -55,10 +52,8 @@ public static class MeasurementProfile
         => Current == "quick" ? sizes.Except(leftOutWhenQuick) : sizes;
 
     /// <summary>
-    /// The default profile with fifteen measured iterations instead of three. BenchmarkDotNet's error is
-    /// half the 99.9% confidence interval, and Student's t for it is 31.6 with three iterations and 4.1
-    /// with fifteen: with three, chapter 05's 2 MB serialization read 3,312 ± 12,273 us, an error
-    /// larger than the mean.
+    /// The default profile with fifteen measured iterations instead of three, for rows compared by time:
+    /// Student's t for a 99.9% interval is 31.6 with three iterations and 4.1 with fifteen.
     /// </summary>
     public static Job Timing { get; } = Job.ShortRun
         .WithIterationTime(DefaultIterationTime)
@@ -71,13 +66,9 @@ public static class MeasurementProfile
         .WithId("default");
 
     /// <summary>
-    /// One warm-up and two measured iterations of 100 ms each, with no measurement of the benchmark
-    /// loop's own overhead: times are rough, and bytes agree with the default profile except where the
-    /// remarks above say. The overhead matters only to nanosecond times, and measuring it took about
-    /// a third of a second per fast case: chapter 01's eighteen cases took 23.8 s instead of 30.2 s on the
-    /// 2-core workshop machine, with the same bytes per operation to within 50 B.
-    /// The warm-up iteration stays: without it, strategies that rent from the shared pool counted
-    /// its misses, up to a whole 64 MiB body per download.
+    /// One warm-up and two measured iterations of 100 ms each, without measuring the loop's own overhead
+    /// (it matters only to nanosecond times): times are rough, bytes mostly agree with the default profile.
+    /// The warm-up stays because without it a strategy renting from the shared pool counts the pool's misses.
     /// </summary>
     public static Job Quick { get; } = Job.ShortRun
         .WithWarmupCount(1)

@@ -21,12 +21,8 @@ public sealed class Exercise04 : Exercise
     public override string Notebook => "04-pooled-buffers";
 
     /// <summary>
-    /// 16 KiB. HttpClient itself, reading the body into one array it already has (chapter 04's floor),
-    /// allocated 2.6 to 5.1 KiB per 16 MiB download on the 2-core workshop machine, the library's pooled
-    /// read 4.1 to 7.9 KiB across reference runs, and the worked solution 3.3 to 4.8 KiB alone but 9.2 KiB
-    /// once in CI with other tests running: a 16 MiB download takes about 100 ms, so an iteration
-    /// holds two or three of them and one stray allocation of a few KiB shows whole. An 8 KiB goal
-    /// failed correct code; 16 KiB still fails a fresh 16 KiB read buffer per download.
+    /// 16 KiB: above what correct pooled reads measured (up to 9.2 KiB, docs/measurements.md), below a fresh
+    /// 16 KiB read buffer per download.
     /// </summary>
     public override long? AllocationTarget => 16 * 1024;
 
