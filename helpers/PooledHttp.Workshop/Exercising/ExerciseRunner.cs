@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text;
 using System.Text.Json;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
@@ -18,9 +17,6 @@ namespace PooledHttp.Workshop.Exercising;
 /// </remarks>
 public static class ExerciseRunner
 {
-    /// <summary>How long a check process that has printed its verdict gets to exit before it is stopped: shutting down takes milliseconds, and the verdict is already in.</summary>
-    private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(5);
-
     /// <summary>The variable that points the calls at another project with the same classes: the tests point it at the solutions.</summary>
     public const string ProjectVariable = "POOLEDHTTP_EXERCISES_PROJECT";
 
@@ -99,7 +95,7 @@ public static class ExerciseRunner
             return (assembly, string.Empty);
         }
 
-        (int exit, string stdout, string stderr) = DotnetCli.RunAsync("dotnet", ["build", project, "-c", "Release", "-o", output, "--nologo", "-v", "q", "-clp:NoSummary"]).GetAwaiter().GetResult();
+        (int exit, string stdout, string stderr, _) = ChildProcess.DotnetAsync("build", project, "-c", "Release", "-o", output, "--nologo", "-v", "q", "-clp:NoSummary").GetAwaiter().GetResult();
         if (exit != 0)
         {
             // One line per distinct error, without MSBuild's project suffix: what the learner needs to fix.
@@ -120,73 +116,22 @@ public static class ExerciseRunner
     /// </summary>
     private static ExerciseCheck Check(string assembly, Exercise exercise)
     {
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string argument in new[] { assembly, "check", exercise.Id })
+        ChildResult result;
+        try
         {
-            start.ArgumentList.Add(argument);
+            result = ChildProcess.RunAsync("dotnet", [assembly, "check", exercise.Id], ExerciseHost.Timeout, until: line => line.StartsWith(ExerciseCheck.Marker, StringComparison.Ordinal)).GetAwaiter().GetResult();
+        }
+        catch (TimeoutException timeout)
+        {
+            return new ExerciseCheck(ExerciseStatus.Failed, $"The check did not finish in {ExerciseHost.Timeout.TotalSeconds:0} s: is there a loop that never ends, or a read that waits for bytes that never come?{Environment.NewLine}{timeout.Message}", Guid.Empty);
         }
 
-        var printed = new StringBuilder();
-        var verdict = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var process = new Process { StartInfo = start };
-        process.OutputDataReceived += (_, line) =>
+        if (result.Said is { } verdict)
         {
-            if (line.Data is null)
-            {
-                return;
-            }
-
-            if (line.Data.StartsWith(ExerciseCheck.Marker, StringComparison.Ordinal))
-            {
-                verdict.TrySetResult(line.Data[ExerciseCheck.Marker.Length..]);
-            }
-            else
-            {
-                lock (printed)
-                {
-                    printed.AppendLine(line.Data);
-                }
-            }
-        };
-        process.ErrorDataReceived += (_, line) =>
-        {
-            if (line.Data is not null)
-            {
-                lock (printed)
-                {
-                    printed.AppendLine(line.Data);
-                }
-            }
-        };
-
-        process.Start();
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-
-        Task exited = process.WaitForExitAsync();
-        bool settled = Task.WhenAny(verdict.Task, exited).Wait(ExerciseHost.Timeout);
-        if (!process.HasExited && !process.WaitForExit(ExitGrace))
-        {
-            process.Kill(entireProcessTree: true);
-            process.WaitForExit(ExitGrace);
+            return JsonSerializer.Deserialize<ExerciseCheck>(verdict[ExerciseCheck.Marker.Length..])!;
         }
 
-        // An exit can be seen before the last line of output is: give the verdict a moment to arrive.
-        verdict.Task.Wait(settled ? ExitGrace : TimeSpan.Zero);
-
-        string said;
-        lock (printed)
-        {
-            said = printed.ToString().TrimEnd();
-        }
-
-        if (verdict.Task.IsCompleted)
-        {
-            return JsonSerializer.Deserialize<ExerciseCheck>(verdict.Task.Result)!;
-        }
-
-        return settled
-            ? new ExerciseCheck(ExerciseStatus.Failed, $"The check process ended (exit code {process.ExitCode}) without a verdict:{Environment.NewLine}{said}".TrimEnd(), Guid.Empty)
-            : new ExerciseCheck(ExerciseStatus.Failed, $"The check did not finish in {ExerciseHost.Timeout.TotalSeconds:0} s: is there a loop that never ends, or a read that waits for bytes that never come?" + (said.Length > 0 ? $"{Environment.NewLine}It printed:{Environment.NewLine}{said}" : string.Empty), Guid.Empty);
+        string said = (result.Output + result.Error).TrimEnd();
+        return new ExerciseCheck(ExerciseStatus.Failed, $"The check process ended (exit code {result.ExitCode}) without a verdict:{Environment.NewLine}{said}".TrimEnd(), Guid.Empty);
     }
 }

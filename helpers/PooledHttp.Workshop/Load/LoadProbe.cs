@@ -34,7 +34,7 @@ public sealed class LoadProbe
             return new LoadProbe(assembly); // a build that would change nothing costs MSBuild several seconds
         }
 
-        (int exit, string stdout, string stderr) = await DotnetCli.RunAsync($"build \"{project}\" -c Release -o \"{output}\" --nologo -v quiet").ConfigureAwait(false);
+        (int exit, string stdout, string stderr, _) = await ChildProcess.DotnetAsync("build", project, "-c", "Release", "-o", output, "--nologo", "-v", "quiet").ConfigureAwait(false);
         if (exit != 0)
         {
             throw new InvalidOperationException($"Building the load probe failed:{Environment.NewLine}{stdout}{stderr}");
@@ -63,7 +63,7 @@ public sealed class LoadProbe
         Uri url = pace is { } paced ? server.PacedBytesUrl(size, contentLength, paced) : server.BytesUrl(size, contentLength);
         string[] arguments = [_dll, strategy, url.ToString(), Invariant(size), Invariant(concurrency), Invariant(downloads)];
         server.BodiesInFlight.ResetPeak();
-        (int exit, string stdout, string stderr) = await DotnetCli.RunAsync("dotnet", arguments, ProbeTimeout).ConfigureAwait(false);
+        (int exit, string stdout, string stderr, _) = await ChildProcess.RunAsync("dotnet", arguments, ProbeTimeout).ConfigureAwait(false);
         int overlap = server.BodiesInFlight.ResetPeak();
         if (exit != 0)
         {

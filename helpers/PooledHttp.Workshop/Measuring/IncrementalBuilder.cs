@@ -58,8 +58,8 @@ internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
         string output;
         try
         {
-            (exitCode, string stdout, string stderr) = DotnetCli.RunAsync(dotnet ?? "dotnet", arguments, buildPartition.Timeout, ChildEnvironment).GetAwaiter().GetResult();
-            output = stdout + stderr;
+            ChildResult built = ChildProcess.RunAsync(dotnet ?? "dotnet", arguments, buildPartition.Timeout, ChildEnvironment).GetAwaiter().GetResult();
+            (exitCode, output) = (built.ExitCode, built.Output + built.Error);
         }
         catch (TimeoutException timeout)
         {

@@ -202,15 +202,7 @@ public sealed class PrivateDotnet
         catch (Exception e) when (OperatingSystem.IsWindows() && e is IOException or UnauthorizedAccessException)
         {
             // Windows allows symbolic links only in developer mode or as an administrator; a junction needs neither.
-            var junction = new System.Diagnostics.ProcessStartInfo("cmd.exe") { UseShellExecute = false, CreateNoWindow = true };
-            foreach (string argument in new[] { "/c", "mklink", "/J", path, target })
-            {
-                junction.ArgumentList.Add(argument);
-            }
-
-            using var process = System.Diagnostics.Process.Start(junction)!;
-            process.WaitForExit();
-            if (process.ExitCode != 0)
+            if (ChildProcess.RunAsync("cmd.exe", ["/c", "mklink", "/J", path, target], Timeout.InfiniteTimeSpan).GetAwaiter().GetResult().ExitCode != 0)
             {
                 throw new IOException($"Could not link {path} to {target}: {e.Message}", e);
             }
@@ -255,7 +247,7 @@ public sealed class PrivateDotnet
             """);
 
         string dotnet = Path.Combine(installed, OperatingSystem.IsWindows() ? "dotnet.exe" : "dotnet");
-        (int exit, string output, string error) = DotnetCli.RunAsync(dotnet, ["restore", Path.Combine(project, "fetch-runtime.csproj")]).GetAwaiter().GetResult();
+        (int exit, string output, string error, _) = ChildProcess.RunAsync(dotnet, ["restore", Path.Combine(project, "fetch-runtime.csproj")], Timeout.InfiniteTimeSpan).GetAwaiter().GetResult();
         if (exit != 0)
         {
             string said = string.Join(Environment.NewLine, (output + error).Split('\n').Select(l => l.Trim()).Where(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)).Take(3));

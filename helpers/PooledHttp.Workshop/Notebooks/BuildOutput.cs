@@ -11,7 +11,7 @@ internal static class BuildOutput
 {
     /// <summary>
     /// Whether <paramref name="assembly"/>, the output of the project in <paramref name="projectFolder"/>,
-    /// is newer than every source file of that project, and was built against the kit and the library
+    /// is newer than every source file of that project, and was built against the kit, its benchmarks and the library
     /// this process loaded (their copies beside it have the same module ids: builds are deterministic).
     /// Any edit makes a file newer or a module id differ, and the caller builds.
     /// </summary>
@@ -24,7 +24,7 @@ internal static class BuildOutput
             return File.Exists(copy) && ModuleId(copy) == loaded.ManifestModule.ModuleVersionId;
         }
 
-        if (!File.Exists(assembly) || !SameAsLoaded(typeof(BuildOutput).Assembly) || !SameAsLoaded(typeof(PooledHttp.Buffers.PooledBuffer).Assembly))
+        if (!File.Exists(assembly) || !SameAsLoaded(typeof(BuildOutput).Assembly) || !SameAsLoaded(typeof(Server.Payload).Assembly) || !SameAsLoaded(typeof(PooledHttp.Buffers.PooledBuffer).Assembly))
         {
             return false;
         }

@@ -1,0 +1,116 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace PooledHttp.Workshop.Notebooks;
+
+/// <summary>
+/// Every process the kit starts (builds, the exercise check, the load probe, BenchmarkDotNet's build) starts
+/// here: arguments passed one by one, both streams read while it runs (a full pipe would stop the child), an
+/// optional deadline after which the child and its own children are stopped.
+/// </summary>
+internal static class ChildProcess
+{
+    /// <summary>How long a child that has said what was wanted (<see cref="RunAsync"/>'s <c>until</c>) gets to exit before it is stopped.</summary>
+    private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(5);
+
+    /// <summary>Runs <c>dotnet</c> with <paramref name="arguments"/> to the end.</summary>
+    public static Task<ChildResult> DotnetAsync(params string[] arguments) => RunAsync("dotnet", arguments, Timeout.InfiniteTimeSpan);
+
+    /// <summary>
+    /// Runs <paramref name="file"/> with <paramref name="arguments"/>, each passed as one argument, with
+    /// <paramref name="environment"/> added to the child's. When <paramref name="until"/> is given, each line of
+    /// standard output goes to it, and the first line it accepts ends the wait: the child then gets a moment to
+    /// exit and is stopped if it does not.
+    /// </summary>
+    /// <exception cref="TimeoutException">The child ran longer than <paramref name="timeout"/> (it was stopped); the message holds what it printed.</exception>
+    /// <exception cref="InvalidOperationException">The process could not be started.</exception>
+    public static async Task<ChildResult> RunAsync(string file, IEnumerable<string> arguments, TimeSpan timeout, IReadOnlyDictionary<string, string>? environment = null, Func<string, bool>? until = null)
+    {
+        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, CreateNoWindow = true };
+        foreach (string argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        foreach ((string name, string value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
+
+        var output = new StringBuilder();
+        var error = new StringBuilder();
+        var said = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var process = new Process { StartInfo = start };
+        var outputDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var errorDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        process.OutputDataReceived += (_, line) =>
+        {
+            if (line.Data is null)
+            {
+                outputDone.TrySetResult();
+                return;
+            }
+
+            lock (output)
+            {
+                output.AppendLine(line.Data);
+            }
+
+            if (until?.Invoke(line.Data) == true)
+            {
+                said.TrySetResult(line.Data);
+            }
+        };
+        process.ErrorDataReceived += (_, line) =>
+        {
+            if (line.Data is null)
+            {
+                errorDone.TrySetResult();
+                return;
+            }
+
+            lock (error)
+            {
+                error.AppendLine(line.Data);
+            }
+        };
+
+        if (!process.Start())
+        {
+            throw new InvalidOperationException($"Could not start {file}.");
+        }
+
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        using var deadline = new CancellationTokenSource(timeout);
+        Task exited = process.WaitForExitAsync(CancellationToken.None);
+        Task first = await Task.WhenAny(exited, said.Task, Task.Delay(Timeout.Infinite, deadline.Token)).ConfigureAwait(false);
+        bool timedOut = first != exited && first != said.Task;
+        if (timedOut || (first == said.Task && await Task.WhenAny(exited, Task.Delay(ExitGrace)).ConfigureAwait(false) != exited))
+        {
+            process.Kill(entireProcessTree: true);
+        }
+
+        await exited.ConfigureAwait(false);
+        // The last lines can arrive after the exit is seen; a grandchild that kept the pipes open is not waited for.
+        await Task.WhenAny(Task.WhenAll(outputDone.Task, errorDone.Task), Task.Delay(ExitGrace)).ConfigureAwait(false);
+        string printed = Snapshot(output), complained = Snapshot(error);
+        if (timedOut)
+        {
+            throw new TimeoutException($"{file} ran longer than {timeout.TotalSeconds:0} s and was stopped. It printed:{Environment.NewLine}{printed}{complained}".TrimEnd());
+        }
+
+        return new ChildResult(process.ExitCode, printed, complained, said.Task.IsCompleted ? said.Task.Result : null);
+    }
+
+    private static string Snapshot(StringBuilder text)
+    {
+        lock (text)
+        {
+            return text.ToString();
+        }
+    }
+}
+
+/// <summary>How a child process ended: its exit code, what it printed on each stream, and the line <c>until</c> accepted, if any.</summary>
+internal sealed record ChildResult(int ExitCode, string Output, string Error, string? Said);
