@@ -15,7 +15,8 @@ internal static class NotebookExecution
         }
         catch (InvalidDataException e)
         {
-            Console.Error.WriteLine($"x {e.Message}");
+            Console.Error.WriteLine(e.Message);
+            NotebookSummary.Finish(output, Path.GetFileNameWithoutExtension(path), e.Message, TimeSpan.Zero);
             return 1;
         }
 
@@ -41,8 +42,10 @@ internal static class NotebookExecution
             Task<List<CellOutput>> run = session.RunAsync(cell.Source, ++executed, Console.Out);
             if (await Task.WhenAny(run, Task.Delay(cellTimeout)) != run)
             {
-                Console.Error.WriteLine($"x {notebook.Name}, cell {cell.Number}: still running after {cellTimeout.TotalMinutes} minutes");
+                failure = $"cell {cell.Number}: still running after {cellTimeout.TotalMinutes} minutes";
+                Console.Error.WriteLine($"{notebook.Name}, {failure}");
                 notebook.Save(executedPath);
+                NotebookSummary.Finish(output, notebook.Name, failure, clock.Elapsed);
                 Console.Error.Flush();
                 return 3; // a hung cell cannot be cancelled; this process ends and the next notebook gets a fresh one
             }
@@ -58,10 +61,11 @@ internal static class NotebookExecution
         }
 
         notebook.Save(executedPath);
+        NotebookSummary.Finish(output, notebook.Name, failure, clock.Elapsed);
         Console.WriteLine($"== {notebook.Name}: {(failure is null ? "ok" : "FAILED")} in {clock.Elapsed.TotalSeconds:0.0} s, written to {executedPath}");
         if (failure is not null)
         {
-            Console.Error.WriteLine($"x {notebook.Name}, {failure}");
+            Console.Error.WriteLine($"{notebook.Name}, {failure}");
             return 1;
         }
 

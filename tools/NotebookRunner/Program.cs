@@ -77,15 +77,7 @@ if (notebooks.Count == 0)
 
 Console.WriteLine($"Running {notebooks.Count} notebook(s), one process each, {(quick ? "quick" : "default")} profile, output in {output}");
 var total = Stopwatch.StartNew();
-// Each exercise cell records its verdict here; start empty, so the summary shows this run's only.
-string verdicts = Path.Combine(output, "exercises");
-if (Directory.Exists(verdicts))
-{
-    Directory.Delete(verdicts, recursive: true);
-}
-
 var summary = new List<(string Notebook, string? Failure, TimeSpan Time)>();
-var resultFiles = new Dictionary<string, int>();
 foreach (string path in notebooks)
 {
     string full = Path.GetFullPath(path);
@@ -95,19 +87,20 @@ foreach (string path in notebooks)
     if (!File.Exists(full))
     {
         failure = "no such notebook";
-        Console.Error.WriteLine($"x {path}: no such notebook");
+        Console.Error.WriteLine($"{path}: no such notebook");
     }
     else
     {
-        string results = Path.Combine(output, "results", name + ".csv");
-        resultFiles[results] = File.Exists(results) ? File.ReadAllLines(results).Length : 0;
-        failure = await RunChildAsync(full);
+        NotebookSummary.Clear(output, name);
+        int exitCode = await RunChildAsync(full);
+        failure = NotebookSummary.Read(output, name).Failure ?? (exitCode == 0 ? null : $"its process exited with code {exitCode}");
     }
 
     summary.Add((name, failure, clock.Elapsed));
 }
 
-ResultsTable.Print(resultFiles, Console.Out);
+List<NotebookSummary> summaries = [.. summary.Select(s => NotebookSummary.Read(output, s.Notebook))];
+NotebookSummary.PrintRows(summaries, Console.Out);
 Console.WriteLine();
 Console.WriteLine("Notebooks:");
 foreach ((string notebook, string? failure, TimeSpan time) in summary)
@@ -115,7 +108,7 @@ foreach ((string notebook, string? failure, TimeSpan time) in summary)
     Console.WriteLine($"  {(failure is null ? "passed" : "FAILED"),-7} {time.TotalSeconds,7:0.0} s  {notebook}{(failure is null ? string.Empty : ": " + failure)}");
 }
 
-ExerciseSummary.Print(verdicts, Console.Out);
+NotebookSummary.PrintExercises(summaries, Console.Out);
 Console.WriteLine($"Report: {RunReport.Write(output, summary, quick ? "quick" : "default")} (every chapter's tables and charts, offline).");
 int failed = summary.Count(s => s.Failure is not null);
 Console.WriteLine($"{summary.Count - failed} passed, {failed} failed, in {total.Elapsed.TotalSeconds:0.0} s.");
@@ -129,7 +122,7 @@ if (failed > 0)
 return 0;
 
 // One child process per notebook: nothing loaded, no static state and no server carries over.
-async Task<string?> RunChildAsync(string notebook)
+async Task<int> RunChildAsync(string notebook)
 {
     string self = Environment.ProcessPath ?? "dotnet";
     var start = new ProcessStartInfo(self) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -149,27 +142,18 @@ async Task<string?> RunChildAsync(string notebook)
     }
 
     using Process process = Process.Start(start) ?? throw new InvalidOperationException("Could not start a notebook process.");
-    string? failure = null;
-    Task forwardOut = Forward(process.StandardOutput, Console.Out, null);
-    Task forwardError = Forward(process.StandardError, Console.Error, line =>
-    {
-        if (line.StartsWith("x ", StringComparison.Ordinal))
-        {
-            failure ??= line[2..].StartsWith(Path.GetFileNameWithoutExtension(notebook) + ", ", StringComparison.Ordinal)
-                ? line[(Path.GetFileNameWithoutExtension(notebook).Length + 4)..]
-                : line[2..];
-        }
-    });
+    // The child's output passes through as it comes; how the notebook ended is in its summary file.
+    Task forwardOut = Forward(process.StandardOutput, Console.Out);
+    Task forwardError = Forward(process.StandardError, Console.Error);
     await process.WaitForExitAsync();
     await Task.WhenAll(forwardOut, forwardError);
-    return process.ExitCode == 0 ? null : failure ?? $"its process exited with code {process.ExitCode}";
+    return process.ExitCode;
 }
 
-static async Task Forward(StreamReader from, TextWriter to, Action<string>? observe)
+static async Task Forward(StreamReader from, TextWriter to)
 {
     while (await from.ReadLineAsync() is { } line)
     {
-        observe?.Invoke(line);
         to.WriteLine(line);
     }
 }

@@ -64,7 +64,7 @@ internal static class RunReport
             <style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em} pre{background:#f6f8fa;padding:.5em;overflow-x:auto;font-size:12px} table{border-collapse:collapse;font-size:13px} td,th{border:1px solid #ccc;padding:2px 6px;text-align:right} .run{color:#555}</style>
             </head><body>
             <h1>PooledHttp workshop: run report</h1>
-            <p>{{Encode(Machine())}}<br>Profile: {{Encode(profile)}}. Runtimes measured: {{Encode(Runtimes(output))}}.<br>Written {{DateTime.UtcNow:yyyy-MM-dd HH:mm}} UTC. Everything on this page comes from the run; the page loads nothing from the network.</p>
+            <p>{{Encode(Machine())}}<br>Profile: {{Encode(profile)}}. Runtimes measured: {{Encode(Runtimes(output, notebooks.Select(n => n.Notebook)))}}.<br>Written {{DateTime.UtcNow:yyyy-MM-dd HH:mm}} UTC. Everything on this page comes from the run; the page loads nothing from the network.</p>
             {{page}}{{body}}
             </body></html>
             """);
@@ -75,30 +75,10 @@ internal static class RunReport
     internal static string Machine()
         => $"{Environment.ProcessorCount} cores, {RuntimeInformation.OSDescription.Trim()}, {RuntimeInformation.OSArchitecture}, {RuntimeInformation.FrameworkDescription} (runner)";
 
-    /// <summary>The distinct runtimes in the run's results CSVs, e.g. ".NET 8.0.31, .NET 10.0.12".</summary>
-    private static string Runtimes(string output)
+    /// <summary>The distinct runtimes the run's notebooks measured on (their summaries' rows), e.g. ".NET 8.0.31, .NET 10.0.12".</summary>
+    private static string Runtimes(string output, IEnumerable<string> notebooks)
     {
-        string folder = Path.Combine(output, "results");
-        if (!Directory.Exists(folder))
-        {
-            return "none";
-        }
-
-        var runtimes = new SortedSet<string>(StringComparer.Ordinal);
-        foreach (string csv in Directory.EnumerateFiles(folder, "*.csv"))
-        {
-            string[] lines = File.ReadAllLines(csv);
-            int column = Array.IndexOf(lines.FirstOrDefault()?.Split(',') ?? [], "runtime");
-            foreach (string line in lines.Skip(1))
-            {
-                string[] cells = line.Split(',');
-                if (column >= 0 && column < cells.Length && cells[column].Length > 0)
-                {
-                    runtimes.Add(cells[column]);
-                }
-            }
-        }
-
+        var runtimes = new SortedSet<string>(notebooks.SelectMany(n => NotebookSummary.Read(output, n).Rows).Select(r => (string?)r["runtime"]).OfType<string>(), StringComparer.Ordinal);
         return runtimes.Count == 0 ? "none" : string.Join(", ", runtimes);
     }
 

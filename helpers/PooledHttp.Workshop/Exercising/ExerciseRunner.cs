@@ -65,15 +65,7 @@ public static class ExerciseRunner
     /// <summary>Records the verdict where the headless runner sums them up, and returns it.</summary>
     private static ExerciseResult Finish(ExerciseResult result)
     {
-        string folder = Path.Combine(WorkshopPaths.Output, "exercises");
-        Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, result.Exercise.Id + ".json"), JsonSerializer.Serialize(new
-        {
-            result.Exercise.Id,
-            result.Exercise.File,
-            Status = result.Check.Status.ToString(),
-            result.Check.Message,
-        }));
+        RunSummary.AddExercise(result.Exercise.Notebook, result.Exercise.Id, result.Exercise.File, result.Check.Status.ToString(), result.Check.Message);
         return result;
     }
 

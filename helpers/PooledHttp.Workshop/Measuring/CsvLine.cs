@@ -3,9 +3,7 @@ using System.Text;
 namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
-/// Splits one line of the workshop's CSV files, honouring double-quoted fields. Compiled into the
-/// helpers and, as a linked source file, into the headless runner, which must not load a second
-/// copy of the helpers assembly beside the one the notebooks load.
+/// Splits one line of the workshop's CSV files, honouring double-quoted fields.
 /// </summary>
 internal static class CsvLine
 {

@@ -98,6 +98,7 @@ public static class Measure
 
         var rows = summary.Reports.Select(report => ToRow(notebook, profile, report)).ToList();
         ResultsCsv.Append(Path.Combine(WorkshopPaths.ResultsFolder, notebook + ".csv"), rows);
+        RunSummary.Add(notebook, rows);
         return new MeasurementResult(rows);
     }
 

@@ -204,6 +204,13 @@ public class KernelFidelityTests
     }
 
     [Fact]
+    public void The_runner_and_the_kit_agree_on_where_a_notebook_summary_goes()
+    {
+        // The only thing the runner reads of the kit's is this file, by field name: the same folder on both sides.
+        Assert.Equal(PooledHttp.Workshop.Notebooks.RunSummary.Folder, runner::NotebookRunner.NotebookSummary.Folder);
+    }
+
+    [Fact]
     public async Task The_contexts_display_handle_updates_its_output_in_place_as_in_the_kernel()
     {
         // dotnet/interactive, src/Microsoft.DotNet.Interactive/KernelInvocationContextExtensions.cs: Display builds one
