@@ -43,37 +43,14 @@ internal static class ChildProcess
         using var process = new Process { StartInfo = start };
         var outputDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var errorDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        process.OutputDataReceived += (_, line) =>
+        process.OutputDataReceived += Collect(output, outputDone, line =>
         {
-            if (line.Data is null)
+            if (until?.Invoke(line) == true)
             {
-                outputDone.TrySetResult();
-                return;
+                said.TrySetResult(line);
             }
-
-            lock (output)
-            {
-                output.AppendLine(line.Data);
-            }
-
-            if (until?.Invoke(line.Data) == true)
-            {
-                said.TrySetResult(line.Data);
-            }
-        };
-        process.ErrorDataReceived += (_, line) =>
-        {
-            if (line.Data is null)
-            {
-                errorDone.TrySetResult();
-                return;
-            }
-
-            lock (error)
-            {
-                error.AppendLine(line.Data);
-            }
-        };
+        });
+        process.ErrorDataReceived += Collect(error, errorDone, observe: null);
 
         if (!process.Start())
         {
@@ -102,6 +79,23 @@ internal static class ChildProcess
 
         return new ChildResult(process.ExitCode, printed, complained, said.Task.IsCompleted ? said.Task.Result : null);
     }
+
+    /// <summary>A handler that appends each line to <paramref name="text"/>, shows it to <paramref name="observe"/>, and marks <paramref name="done"/> at the end of the stream.</summary>
+    private static DataReceivedEventHandler Collect(StringBuilder text, TaskCompletionSource done, Action<string>? observe) => (_, line) =>
+    {
+        if (line.Data is null)
+        {
+            done.TrySetResult();
+            return;
+        }
+
+        lock (text)
+        {
+            text.AppendLine(line.Data);
+        }
+
+        observe?.Invoke(line.Data);
+    };
 
     private static string Snapshot(StringBuilder text)
     {
