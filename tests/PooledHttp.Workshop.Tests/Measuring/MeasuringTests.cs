@@ -94,6 +94,12 @@ public class MeasuringTests
             Assert.Equal("no rows", PlotlyHtml.Title(chart));
             Assert.Contains("Plotly.newPlot(", PlotlyHtml.Of(chart), StringComparison.Ordinal);
         }
+
+        // Each chart's layout is its own: a second chart does not retitle the first.
+        Plotly.NET.GenericChart first = PooledHttp.Workshop.Charts.Charts.Allocations("first", []);
+        Plotly.NET.GenericChart second = PooledHttp.Workshop.Charts.Charts.Grouped("second", "x", "y", [], new Dictionary<string, double[]>());
+        Plotly.NET.GenericChart third = PooledHttp.Workshop.Charts.Charts.Allocations("third", Rows);
+        Assert.Equal(["first", "second", "third"], new[] { first, second, third }.Select(PlotlyHtml.Title));
     }
 
     [Fact]
