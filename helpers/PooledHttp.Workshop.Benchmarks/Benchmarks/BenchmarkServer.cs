@@ -7,13 +7,13 @@ namespace PooledHttp.Workshop.Benchmarks;
 public static class BenchmarkServer
 {
     /// <summary>The variable that carries the server's base address.</summary>
-    public const string AddressVariable = "POOLEDHTTP_SERVER";
+    public const string AddressVariable = Server.ServerVariables.Address;
 
     /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/2 address (chapter 06).</summary>
-    public const string Http2AddressVariable = "POOLEDHTTP_H2";
+    public const string Http2AddressVariable = Server.ServerVariables.Http2Address;
 
     /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/1.1 address (chapter 06).</summary>
-    public const string Http11AddressVariable = "POOLEDHTTP_H1";
+    public const string Http11AddressVariable = Server.ServerVariables.Http11Address;
 
     /// <summary>The server's base address.</summary>
     /// <exception cref="InvalidOperationException">The variable is not set: the benchmark was started without <c>Measure.Run</c>.</exception>

@@ -1,5 +1,7 @@
+using System.Buffers;
 using PooledHttp.Workshop.Server;
 using ProtoBuf;
+using ProtoBuf.Meta;
 
 namespace PooledHttp.Workshop.Benchmarks;
 
@@ -11,6 +13,24 @@ public static class BookMessages
 {
     /// <summary>The content type chapter 05's binary bodies are sent with.</summary>
     public const string ContentType = "application/x-protobuf";
+
+    /// <summary>
+    /// <see cref="Book"/>'s protobuf shape, as S2's attributes would declare it: fields 1 to 4, set without a
+    /// constructor (a positional record has no empty one). Declared here because <see cref="Book"/> lives in
+    /// the server's assembly, which knows nothing of protobuf.
+    /// </summary>
+    static BookMessages()
+    {
+        MetaType book = RuntimeTypeModel.Default.Add(typeof(Book), applyDefaultBehaviour: false);
+        book.Add(1, nameof(Book.Id)).Add(2, nameof(Book.Title)).Add(3, nameof(Book.Author)).Add(4, nameof(Book.Isbn));
+        book.UseConstructor = false;
+    }
+
+    /// <summary>Writes <paramref name="books"/> as protobuf into <paramref name="destination"/>.</summary>
+    public static void Write(IBufferWriter<byte> destination, Book[] books) => Serializer.Serialize(destination, books);
+
+    /// <summary>Writes <paramref name="books"/> as protobuf into <paramref name="destination"/>.</summary>
+    public static void Write(Stream destination, Book[] books) => Serializer.Serialize(destination, books);
 
     /// <summary>The books a protobuf body holds, to check what went over the wire.</summary>
     internal static Book[] Read(ReadOnlySpan<byte> body) => Serializer.Deserialize<Book[]>(body);

@@ -8,7 +8,6 @@ using CommunityToolkit.HighPerformance.Buffers;
 using Microsoft.IO;
 using PooledHttp.Content;
 using PooledHttp.Workshop.Server;
-using ProtoBuf;
 
 namespace PooledHttp.Workshop.Benchmarks;
 
@@ -82,7 +81,7 @@ public class RequestBodies : DownloadBenchmark
     public async Task<long> Protobuf_ReadOnlyMemoryContent()
     {
         using var buffer = new ArrayPoolBufferWriter<byte>();
-        Serializer.Serialize(buffer, _books);
+        BookMessages.Write(buffer, _books);
         return await PostAsync(BookMessages.AsProtobuf(new ReadOnlyMemoryContent(buffer.WrittenMemory))).ConfigureAwait(false);
     }
 
@@ -91,7 +90,7 @@ public class RequestBodies : DownloadBenchmark
     public async Task<long> Protobuf_RecyclableStreamAndStreamContent()
     {
         using RecyclableMemoryStream stream = RecyclableStreams.Manager.GetStream();
-        Serializer.Serialize<Book[]>((Stream)stream, _books); // it is an IBufferWriter too: write as a stream, as the JSON row does
+        BookMessages.Write((Stream)stream, _books); // it is an IBufferWriter too: write as a stream, as the JSON row does
         stream.Position = 0;
         return await PostAsync(BookMessages.AsProtobuf(new StreamContent(stream))).ConfigureAwait(false);
     }

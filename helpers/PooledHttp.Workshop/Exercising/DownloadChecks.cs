@@ -1,3 +1,4 @@
+using PooledHttp.Testing;
 using System.Globalization;
 using PooledHttp.Workshop.Server;
 

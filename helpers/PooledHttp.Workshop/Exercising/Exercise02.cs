@@ -1,3 +1,4 @@
+using PooledHttp.Testing;
 using System.Reflection;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Measuring;

@@ -52,7 +52,7 @@ public class RequestBodiesTests
     {
         Book[] books = Book.Catalogue(RequestBodies.BooksFor(70_000));
         using var stream = new MemoryStream();
-        ProtoBuf.Serializer.Serialize(stream, books);
+        BookMessages.Write(stream, books);
         byte[] body = stream.ToArray();
 
         Assert.Equal(body.Length, BookMessages.SizeOf(books));

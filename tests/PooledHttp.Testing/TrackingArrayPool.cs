@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Numerics;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Testing;
 
 /// <summary>
 /// An <see cref="ArrayPool{T}"/> that remembers every array it handed out, so a check can prove that

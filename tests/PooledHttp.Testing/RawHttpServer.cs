@@ -2,13 +2,13 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
-namespace PooledHttp.Tests.Support;
+namespace PooledHttp.Testing;
 
 /// <summary>
 /// A loopback TCP server that answers every request with whatever bytes a test scripts, however wrong:
 /// lying lengths, missing chunks, stalls, resets. HttpListener and Kestrel refuse to send most of these.
 /// </summary>
-internal sealed class RawHttpServer : IAsyncDisposable
+public sealed class RawHttpServer : IAsyncDisposable
 {
     private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
     private readonly CancellationTokenSource _stopping = new();
@@ -24,6 +24,7 @@ internal sealed class RawHttpServer : IAsyncDisposable
         _accepting = Task.Run(AcceptAsync);
     }
 
+    /// <summary>The server's base address on loopback.</summary>
     public Uri Address { get; }
 
     /// <summary>A server that sends <paramref name="response"/> as it is, then closes.</summary>
@@ -34,9 +35,11 @@ internal sealed class RawHttpServer : IAsyncDisposable
     public static RawHttpServer Sending(byte[] response) => new(async (_, socket, stop) =>
         await socket.SendAsync(response, SocketFlags.None, stop).ConfigureAwait(false));
 
+    /// <summary>Sends <paramref name="text"/> as ASCII bytes: a scripted response's next piece.</summary>
     public static Task SendAsync(Socket socket, string text, CancellationToken stop)
         => socket.SendAsync(Encoding.ASCII.GetBytes(text), SocketFlags.None, stop).AsTask();
 
+    /// <summary>Stops accepting and waits for the accept loop to end.</summary>
     public async ValueTask DisposeAsync()
     {
         await _stopping.CancelAsync();

@@ -58,10 +58,10 @@ public sealed class LocalServer : IAsyncDisposable
     /// <summary>The server's address, ending in a slash: <c>http://127.0.0.1:PORT/</c>.</summary>
     public Uri BaseAddress { get; }
 
-    /// <summary>The variables that point a benchmark process at this server (see <see cref="Benchmarks.BenchmarkServer"/>).</summary>
+    /// <summary>The variables that point a benchmark process at this server (<see cref="ServerVariables"/>).</summary>
     public IReadOnlyDictionary<string, string> EnvironmentVariables => new Dictionary<string, string>
     {
-        [Benchmarks.BenchmarkServer.AddressVariable] = BaseAddress.ToString(),
+        [ServerVariables.Address] = BaseAddress.ToString(),
     };
 
     /// <summary>The <c>/bytes</c> bodies being written now, and the most at once: whether downloads really overlapped.</summary>

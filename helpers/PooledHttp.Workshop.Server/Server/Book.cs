@@ -1,24 +1,19 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
 using PooledHttp.Content;
-using ProtoBuf;
 
 namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// A book, as in the books API of "Using HttpCompletionOption to Improve HttpClient Performance in .NET": four
-/// strings. Chapter 05 also sends books as protobuf with protobuf-net, as S2 did: fields 1 to 4, in order.
+/// strings. Chapter 05 also sends books as protobuf with protobuf-net, as S2 did: fields 1 to 4, in order
+/// (declared where the benchmarks serialize them, <c>BookMessages</c>).
 /// </summary>
 /// <param name="Id">A stable identifier.</param>
 /// <param name="Title">The title.</param>
 /// <param name="Author">The author.</param>
 /// <param name="Isbn">An ISBN-like code.</param>
-[ProtoContract(SkipConstructor = true)] // protobuf-net sets the four properties; a positional record has no empty constructor
-public sealed record Book(
-    [property: ProtoMember(1)] string Id,
-    [property: ProtoMember(2)] string Title,
-    [property: ProtoMember(3)] string Author,
-    [property: ProtoMember(4)] string Isbn)
+public sealed record Book(string Id, string Title, string Author, string Isbn)
 {
     private static readonly string[] Adjectives = ["Pooled", "Chunked", "Buffered", "Streaming", "Generational", "Large", "Pinned", "Async"];
     private static readonly string[] Nouns = ["Arrays", "Sockets", "Heaps", "Headers", "Bodies", "Handlers", "Segments", "Spans"];
