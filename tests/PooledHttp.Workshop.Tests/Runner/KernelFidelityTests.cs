@@ -189,7 +189,7 @@ public class KernelFidelityTests
         // loads them into one context of their own; this runs a chart through it in a host that has the kernel's FSharp.Core.
         var scratch = new ScratchNotebooks();
         string bin = AppContext.BaseDirectory; // the kit and the chart libraries, as the notebooks' build folder holds them
-        string script = Path.Combine(RepositoryRoot(), "notebooks", "chart-libraries.csx");
+        string script = Path.Combine(PooledHttp.Tests.Repository.RepositoryTests.FindRoot(), "notebooks", "chart-libraries.csx");
         string nb = scratch.Write("fsharp",
             $"#load \"{script}\"\nLoadChartLibrariesTogether(@\"{bin}\");",
             $"#r \"{Path.Combine(bin, "PooledHttp.Workshop.dll")}\"\n#r \"{Path.Combine(bin, "Plotly.NET.dll")}\"\n#r \"{Path.Combine(bin, "Plotly.NET.CSharp.dll")}\"\n"
@@ -277,15 +277,4 @@ public class KernelFidelityTests
     }
 
     private static string Text(JsonObject cell) => string.Concat(ScratchNotebooks.Outputs(cell).Select(o => o.ToJsonString()));
-
-    private static string RepositoryRoot()
-    {
-        string? folder = AppContext.BaseDirectory;
-        while (folder is not null && !File.Exists(Path.Combine(folder, "PooledHttp.slnx")))
-        {
-            folder = Path.GetDirectoryName(folder);
-        }
-
-        return folder ?? throw new InvalidOperationException("PooledHttp.slnx not found above " + AppContext.BaseDirectory);
-    }
 }
