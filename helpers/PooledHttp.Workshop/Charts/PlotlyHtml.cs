@@ -62,7 +62,8 @@ public static partial class PlotlyHtml
         ArgumentNullException.ThrowIfNull(chart);
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-        string page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + System.Net.WebUtility.HtmlEncode(Title(chart)) + "</title>"
+        // No page margin: the chart's own height is the page's, so a picture of the page has no scroll bars.
+        string page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + System.Net.WebUtility.HtmlEncode(Title(chart)) + "</title><style>body { margin: 0; }</style>"
             + "<script type=\"text/javascript\">" + PlotlyJs.Value + "</script></head><body>"
             + GenericChart.toChartHTML(WithoutReference(chart)) + "</body></html>";
         File.WriteAllText(path, page);
