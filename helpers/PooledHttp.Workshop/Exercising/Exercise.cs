@@ -8,19 +8,23 @@ namespace PooledHttp.Workshop.Exercising;
 /// chapter's own run its bar is drawn beside. Each chapter's exercise derives from this, and its static
 /// <c>Run</c> method is what the notebook calls.
 /// </summary>
-public abstract class Exercise
+/// <param name="id">"E04": the chapter's number, which also orders the exercises.</param>
+/// <param name="className">The class the learner edits, in namespace <see cref="LearnerCode.Namespace"/>; its file has the same name.</param>
+/// <param name="notebook">The notebook whose results file receives the measured rows.</param>
+/// <param name="title">What the learner is asked to do, in a line.</param>
+public abstract class Exercise(string id, string className, string notebook, string title)
 {
     /// <summary>"E04": the chapter's number, which also orders the exercises.</summary>
-    public abstract string Id { get; }
+    public string Id { get; } = id;
 
     /// <summary>The class the learner edits, in namespace <see cref="LearnerCode.Namespace"/>; its file has the same name.</summary>
-    public abstract string ClassName { get; }
+    public string ClassName { get; } = className;
 
     /// <summary>What the learner is asked to do, in a line.</summary>
-    public abstract string Title { get; }
+    public string Title { get; } = title;
 
     /// <summary>The notebook whose results file receives the measured rows.</summary>
-    public abstract string Notebook { get; }
+    public string Notebook { get; } = notebook;
 
     /// <summary>The file to open, relative to the repository root.</summary>
     public string File => $"exercises/{ClassName}.cs";

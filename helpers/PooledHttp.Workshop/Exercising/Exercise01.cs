@@ -5,20 +5,9 @@ using PooledHttp.Workshop.Measuring;
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 01's exercise: find the smallest <c>byte[]</c> that is born in Gen2 (on the large object heap).</summary>
-public sealed class Exercise01 : Exercise
+public sealed class Exercise01() : Exercise("E01", "E01_LargeObjectThreshold", "01-why-allocations-hurt",
+    "find the smallest array that is born in Gen2")
 {
-    /// <inheritdoc />
-    public override string Id => "E01";
-
-    /// <inheritdoc />
-    public override string ClassName => "E01_LargeObjectThreshold";
-
-    /// <inheritdoc />
-    public override string Title => "find the smallest array that is born in Gen2";
-
-    /// <inheritdoc />
-    public override string Notebook => "01-why-allocations-hurt";
-
     /// <inheritdoc />
     public override string? Goal => "Gen2 collections for your array, none for one byte less";
 

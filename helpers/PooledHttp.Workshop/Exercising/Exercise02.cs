@@ -7,20 +7,9 @@ using PooledHttp.Workshop.Server;
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 02's exercise: the read loop S0's single <c>ReadAsync</c> should have been.</summary>
-public sealed class Exercise02 : Exercise
+public sealed class Exercise02() : Exercise("E02", "E02_ReadLoop", "02-the-5mb-download",
+    "write the read loop S0's single ReadAsync should have been")
 {
-    /// <inheritdoc />
-    public override string Id => "E02";
-
-    /// <inheritdoc />
-    public override string ClassName => "E02_ReadLoop";
-
-    /// <inheritdoc />
-    public override string Title => "write the read loop S0's single ReadAsync should have been";
-
-    /// <inheritdoc />
-    public override string Notebook => "02-the-5mb-download";
-
     /// <summary>
     /// Checks the learner's <c>E02_ReadLoop.ReadAsync</c>, then measures S0's known-length download with
     /// it: a Content-Length, one rented array of that length, the learner's loop filling it.

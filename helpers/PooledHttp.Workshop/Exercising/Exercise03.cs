@@ -7,20 +7,9 @@ using PooledHttp.Workshop.Server;
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 03's exercise: count the books without buffering the body first.</summary>
-public sealed class Exercise03 : Exercise
+public sealed class Exercise03() : Exercise("E03", "E03_StreamTheBooks", "03-httpcompletionoption",
+    "count the books while the body streams in, never buffered whole")
 {
-    /// <inheritdoc />
-    public override string Id => "E03";
-
-    /// <inheritdoc />
-    public override string ClassName => "E03_StreamTheBooks";
-
-    /// <inheritdoc />
-    public override string Title => "count the books while the body streams in, never buffered whole";
-
-    /// <inheritdoc />
-    public override string Notebook => "03-httpcompletionoption";
-
     /// <summary>Checks the learner's <c>E03_StreamTheBooks.CountAsync</c>, then measures it reading <paramref name="books"/> books from <paramref name="server"/>.</summary>
     /// <param name="server">The notebook's server.</param>
     /// <param name="books">How many books the API returns: S4 measured 5 and 250.</param>

@@ -6,20 +6,9 @@ using PooledHttp.Workshop.Server;
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 04's exercise: a pooled download of 16 MiB that allocates under 16 KiB.</summary>
-public sealed class Exercise04 : Exercise
+public sealed class Exercise04() : Exercise("E04", "E04_PooledDownload", "04-pooled-buffers",
+    "download 16 MiB while allocating under 16 KiB")
 {
-    /// <inheritdoc />
-    public override string Id => "E04";
-
-    /// <inheritdoc />
-    public override string ClassName => "E04_PooledDownload";
-
-    /// <inheritdoc />
-    public override string Title => "download 16 MiB while allocating under 16 KiB";
-
-    /// <inheritdoc />
-    public override string Notebook => "04-pooled-buffers";
-
     /// <summary>
     /// 16 KiB: above what correct pooled reads measured (up to 9.2 KiB, docs/measurements.md), below a fresh
     /// 16 KiB read buffer per download.

@@ -7,20 +7,9 @@ using PooledHttp.Workshop.Server;
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 05's exercise: post about 2 MB of JSON with a Content-Length while allocating under 8 KiB.</summary>
-public sealed class Exercise05 : Exercise
+public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-bodies",
+    "post 2 MB of JSON with a Content-Length while allocating under 8 KiB")
 {
-    /// <inheritdoc />
-    public override string Id => "E05";
-
-    /// <inheritdoc />
-    public override string ClassName => "E05_PostJson";
-
-    /// <inheritdoc />
-    public override string Title => "post 2 MB of JSON with a Content-Length while allocating under 8 KiB";
-
-    /// <inheritdoc />
-    public override string Notebook => "05-request-bodies";
-
     /// <inheritdoc />
     public override long? AllocationTarget => 8 * 1024;
 

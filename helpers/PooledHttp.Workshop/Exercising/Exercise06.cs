@@ -7,20 +7,9 @@ using PooledHttp.Workshop.Server;
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 06's exercise: a request that goes over HTTP/2 without TLS (h2c), measured as S3's POST.</summary>
-public sealed class Exercise06 : Exercise
+public sealed class Exercise06() : Exercise("E06", "E06_Http2Request", "06-http2",
+    "build a POST that goes over HTTP/2 to an h2c server")
 {
-    /// <inheritdoc />
-    public override string Id => "E06";
-
-    /// <inheritdoc />
-    public override string ClassName => "E06_Http2Request";
-
-    /// <inheritdoc />
-    public override string Title => "build a POST that goes over HTTP/2 to an h2c server";
-
-    /// <inheritdoc />
-    public override string Notebook => "06-http2";
-
     /// <summary>Checks the learner's <c>E06_Http2Request.Create</c>, then measures S3's POST built with it against <paramref name="server"/>.</summary>
     /// <param name="server">The chapter's HTTP/2 server.</param>
     public static ExerciseResult Run(Http2Server server)

@@ -8,7 +8,8 @@ using PooledHttp.Workshop.Server;
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 07's exercise: size a pool for 64 overlapping downloads of 8 MiB without a Content-Length.</summary>
-public sealed class Exercise07 : Exercise
+public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-load",
+    "size a pool for 64 overlapping downloads of 8 MiB")
 {
     /// <summary>Downloads in flight at once, in the check and the measurement.</summary>
     internal const int InFlight = 64;
@@ -25,18 +26,6 @@ public sealed class Exercise07 : Exercise
 
     /// <summary>The largest budget the check accepts, as a multiple of the bodies in flight: more is memory kept "just in case".</summary>
     private const int MaxBudgetPerBody = 4;
-
-    /// <inheritdoc />
-    public override string Id => "E07";
-
-    /// <inheritdoc />
-    public override string ClassName => "E07_SizeThePool";
-
-    /// <inheritdoc />
-    public override string Title => "size a pool for 64 overlapping downloads of 8 MiB";
-
-    /// <inheritdoc />
-    public override string Notebook => "07-under-load";
 
     /// <inheritdoc />
     public override string? Goal => $"no Gen2 collection and at most {ByteUnits.Format(TargetPerDownload)} allocated per download";
