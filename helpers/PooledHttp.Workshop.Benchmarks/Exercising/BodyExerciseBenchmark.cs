@@ -7,11 +7,9 @@ namespace PooledHttp.Workshop.Exercising;
 public abstract class BodyExerciseBenchmark : ExerciseBenchmark
 {
     /// <summary>The body size in bytes.</summary>
-    [ParamsSource(nameof(SizeValues))]
     public int Size { get; set; }
 
     /// <summary>Chunked, or with a Content-Length.</summary>
-    [ParamsSource(nameof(FramingValues))]
     public Framing Framing { get; set; }
 
     /// <summary>The body's address on the notebook's server.</summary>

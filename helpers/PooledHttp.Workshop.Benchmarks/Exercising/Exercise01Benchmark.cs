@@ -7,7 +7,6 @@ namespace PooledHttp.Workshop.Exercising;
 public class Exercise01Benchmark : ExerciseBenchmark
 {
     /// <summary>The array length: the learner's answer, and one less.</summary>
-    [ParamsSource(nameof(SizeValues))]
     public int Size { get; set; }
 
     /// <summary>A new array of <see cref="Size"/> bytes, as <c>ArrayPoolCost.Allocate</c> does.</summary>

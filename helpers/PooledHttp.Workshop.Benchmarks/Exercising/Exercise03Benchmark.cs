@@ -11,7 +11,6 @@ public class Exercise03Benchmark : ExerciseBenchmark
     private Uri _url = null!;
 
     /// <summary>How many books the API returns (named as in <see cref="CompletionOptions"/>, so the rows line up).</summary>
-    [ParamsSource(nameof(CountValues))]
     public int Books { get; set; }
 
     /// <summary>Your reader.</summary>

@@ -12,7 +12,6 @@ public class Exercise05Benchmark : ExerciseBenchmark
     private Uri _sink = null!;
 
     /// <summary>About how much JSON, in bytes.</summary>
-    [ParamsSource(nameof(SizeValues))]
     public int Size { get; set; }
 
     /// <summary>Your POST.</summary>

@@ -11,7 +11,6 @@ public class Exercise07Benchmark : ExerciseBenchmark
     private Func<Task<int>> _one = null!;
 
     /// <summary>The body size (named as in <see cref="UnderLoad"/>, so the rows line up).</summary>
-    [ParamsSource(nameof(SizeValues))]
     public int Size { get; set; }
 
     /// <summary>A batch of downloads on your pool.</summary>

@@ -6,7 +6,9 @@ namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
 /// What the exercise benchmarks share: the learner's build, loaded in the benchmark process from the
-/// path the notebook checked (<see cref="LearnerCode.LoadChecked"/>), and one client for the run.
+/// path the notebook checked (<see cref="LearnerCode.LoadChecked"/>), and one client for the run. Their
+/// parameters (sizes, framings, counts) are not attributes: the exercise's <c>Run</c> call passes the values to
+/// <c>Measure.Run</c>, which makes one case per combination.
 /// </summary>
 public abstract class ExerciseBenchmark : DownloadBenchmark
 {
@@ -18,15 +20,6 @@ public abstract class ExerciseBenchmark : DownloadBenchmark
 
     /// <summary>A callback that takes the body and does nothing: a benchmark measures the download, not a check.</summary>
     protected static BodyReceived Ignore { get; } = static _ => { };
-
-    /// <summary>The sizes the notebook asked for.</summary>
-    public static IEnumerable<int> SizeValues => ExerciseParameters.Sizes;
-
-    /// <summary>The framings the notebook asked for.</summary>
-    public static IEnumerable<Framing> FramingValues => ExerciseParameters.Framings;
-
-    /// <summary>The counts the notebook asked for.</summary>
-    public static IEnumerable<int> CountValues => ExerciseParameters.Counts;
 
     /// <inheritdoc />
     protected override void Prepare()

@@ -45,10 +45,8 @@ public abstract class Exercise(string id, string className, string notebook, str
     /// <summary>A value the check found that the measurement needs (exercise 01's array length); null for most.</summary>
     internal virtual int? Answer(Assembly learner) => null;
 
-    /// <summary>Called with the check's verdict before measuring, to set what depends on the learner's answer.</summary>
-    internal virtual void BeforeMeasuring(ExerciseCheck check)
-    {
-    }
+    /// <summary>The benchmark's parameters to measure with: what the notebook's call asked for, unless they depend on the learner's answer (exercise 01).</summary>
+    internal virtual IReadOnlyDictionary<string, object[]> ParametersFor(ExerciseCheck check, IReadOnlyDictionary<string, object[]> asked) => asked;
 
     /// <summary>The chart of the learner's rows beside the chapter's: allocations per operation unless the exercise is about something else.</summary>
     internal virtual Plotly.NET.GenericChart Chart(string title, IEnumerable<MeasuredRow> rows) => Charts.Charts.Allocations(title, rows, label: Label);

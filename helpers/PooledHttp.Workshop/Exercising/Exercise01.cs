@@ -21,7 +21,7 @@ public sealed class Exercise01() : Exercise("E01", "E01_LargeObjectThreshold", "
     private int? _answer;
 
     /// <summary>Checks the learner's <c>E01_LargeObjectThreshold.SmallestGen2Array</c>, then measures allocating it and an array one byte shorter.</summary>
-    public static ExerciseResult Run() => ExerciseRunner.Run(new Exercise01(), new Dictionary<string, string>(), typeof(Exercise01Benchmark));
+    public static ExerciseResult Run() => ExerciseRunner.Run(new Exercise01(), new Dictionary<string, string>(), typeof(Exercise01Benchmark), new Dictionary<string, object[]>());
 
     /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
@@ -59,10 +59,10 @@ public sealed class Exercise01() : Exercise("E01", "E01_LargeObjectThreshold", "
     internal override int? Answer(Assembly learner) => LearnerCode.Read<int>(learner, ClassName, "SmallestGen2Array");
 
     /// <inheritdoc />
-    internal override void BeforeMeasuring(ExerciseCheck check)
+    internal override IReadOnlyDictionary<string, object[]> ParametersFor(ExerciseCheck check, IReadOnlyDictionary<string, object[]> asked)
     {
         _answer = check.Answer ?? throw new InvalidOperationException("The check passed without an answer.");
-        ExerciseParameters.Sizes = [_answer.Value - 1, _answer.Value];
+        return new Dictionary<string, object[]> { [nameof(Exercise01Benchmark.Size)] = [_answer.Value - 1, _answer.Value] };
     }
 
     /// <inheritdoc />

@@ -19,9 +19,11 @@ public sealed class Exercise02() : Exercise("E02", "E02_ReadLoop", "02-the-5mb-d
     public static ExerciseResult Run(LocalServer server, int size = 1024 * 1024)
     {
         ArgumentNullException.ThrowIfNull(server);
-        ExerciseParameters.Sizes = [size];
-        ExerciseParameters.Framings = [Framing.ContentLength];
-        return ExerciseRunner.Run(new Exercise02(), server.EnvironmentVariables, typeof(Exercise02Benchmark));
+        return ExerciseRunner.Run(new Exercise02(), server.EnvironmentVariables, typeof(Exercise02Benchmark), new Dictionary<string, object[]>
+        {
+            [nameof(Exercise02Benchmark.Size)] = [size],
+            [nameof(Exercise02Benchmark.Framing)] = [Framing.ContentLength],
+        });
     }
 
     /// <inheritdoc />

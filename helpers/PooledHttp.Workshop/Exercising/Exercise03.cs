@@ -16,8 +16,7 @@ public sealed class Exercise03() : Exercise("E03", "E03_StreamTheBooks", "03-htt
     public static ExerciseResult Run(LocalServer server, int books = 250)
     {
         ArgumentNullException.ThrowIfNull(server);
-        ExerciseParameters.Counts = [books];
-        return ExerciseRunner.Run(new Exercise03(), server.EnvironmentVariables, typeof(Exercise03Benchmark));
+        return ExerciseRunner.Run(new Exercise03(), server.EnvironmentVariables, typeof(Exercise03Benchmark), new Dictionary<string, object[]> { [nameof(Exercise03Benchmark.Books)] = [books] });
     }
 
     /// <inheritdoc />

@@ -22,9 +22,11 @@ public sealed class Exercise04() : Exercise("E04", "E04_PooledDownload", "04-poo
     public static ExerciseResult Run(LocalServer server, int size = 16 * 1024 * 1024, Framing framing = Framing.Chunked)
     {
         ArgumentNullException.ThrowIfNull(server);
-        ExerciseParameters.Sizes = [size];
-        ExerciseParameters.Framings = [framing];
-        return ExerciseRunner.Run(new Exercise04(), server.EnvironmentVariables, typeof(Exercise04Benchmark));
+        return ExerciseRunner.Run(new Exercise04(), server.EnvironmentVariables, typeof(Exercise04Benchmark), new Dictionary<string, object[]>
+        {
+            [nameof(Exercise04Benchmark.Size)] = [size],
+            [nameof(Exercise04Benchmark.Framing)] = [framing],
+        });
     }
 
     /// <inheritdoc />

@@ -19,8 +19,7 @@ public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-b
     public static ExerciseResult Run(LocalServer server, int jsonBytes = 2_000_000)
     {
         ArgumentNullException.ThrowIfNull(server);
-        ExerciseParameters.Sizes = [jsonBytes];
-        return ExerciseRunner.Run(new Exercise05(), server.EnvironmentVariables, typeof(Exercise05Benchmark));
+        return ExerciseRunner.Run(new Exercise05(), server.EnvironmentVariables, typeof(Exercise05Benchmark), new Dictionary<string, object[]> { [nameof(Exercise05Benchmark.Size)] = [jsonBytes] });
     }
 
     /// <inheritdoc />

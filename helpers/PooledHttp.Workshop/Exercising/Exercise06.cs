@@ -15,7 +15,7 @@ public sealed class Exercise06() : Exercise("E06", "E06_Http2Request", "06-http2
     public static ExerciseResult Run(Http2Server server)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise06(), server.EnvironmentVariables, typeof(Exercise06Benchmark));
+        return ExerciseRunner.Run(new Exercise06(), server.EnvironmentVariables, typeof(Exercise06Benchmark), new Dictionary<string, object[]>());
     }
 
     /// <inheritdoc />

@@ -42,8 +42,7 @@ public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-
     public static ExerciseResult Run(LocalServer server)
     {
         ArgumentNullException.ThrowIfNull(server);
-        ExerciseParameters.Sizes = [BodySize];
-        return ExerciseRunner.Run(new Exercise07(), server.EnvironmentVariables, typeof(Exercise07Benchmark));
+        return ExerciseRunner.Run(new Exercise07(), server.EnvironmentVariables, typeof(Exercise07Benchmark), new Dictionary<string, object[]> { [nameof(Exercise07Benchmark.Size)] = [BodySize] });
     }
 
     /// <inheritdoc />

@@ -26,7 +26,7 @@ public static class ExerciseRunner
         : Path.Combine(WorkshopPaths.Root, "exercises", "PooledHttp.Exercises.csproj");
 
     /// <summary>Builds, checks and, when the check passes, measures <paramref name="exercise"/>.</summary>
-    internal static ExerciseResult Run(Exercise exercise, IReadOnlyDictionary<string, string> environment, Type benchmark)
+    internal static ExerciseResult Run(Exercise exercise, IReadOnlyDictionary<string, string> environment, Type benchmark, IReadOnlyDictionary<string, object[]> parameters)
     {
         string project = Project;
         var clock = Stopwatch.StartNew();
@@ -52,13 +52,13 @@ public static class ExerciseRunner
             throw new InvalidOperationException($"The check ran build {check.AssemblyId}, not {build}, which this call made: another build overwrote {assembly}. Run the cell again.");
         }
 
-        exercise.BeforeMeasuring(check);
+        IReadOnlyDictionary<string, object[]> measuredWith = exercise.ParametersFor(check, parameters);
         var variables = new Dictionary<string, string>(environment)
         {
             [LearnerCode.AssemblyVariable] = assembly,
             [LearnerCode.AssemblyIdVariable] = build.ToString(),
         };
-        MeasurementResult measured = Measure.Run(exercise.Notebook, variables, benchmark);
+        MeasurementResult measured = Measure.Run(exercise.Notebook, variables, benchmark, measuredWith);
         return Finish(new ExerciseResult(exercise, check, measured, built, checkedAt - built, clock.Elapsed - checkedAt));
     }
 

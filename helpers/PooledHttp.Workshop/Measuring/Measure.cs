@@ -7,6 +7,7 @@ using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Mathematics;
+using BenchmarkDotNet.Parameters;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
@@ -57,7 +58,45 @@ public static class Measure
     public static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, params Type[] benchmarks)
         => Run(notebook, environment, [MeasurementProfile.CurrentJob], benchmarks);
 
+    /// <summary>
+    /// As <see cref="Run(string, IReadOnlyDictionary{string, string}, Type[])"/>, for one benchmark class whose
+    /// parameters are given here instead of by attributes: each combination of <paramref name="parameters"/>' values
+    /// (property name to values) is one case. The exercises measure what the learner's call asked for this way.
+    /// </summary>
+    public static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, Type benchmark, IReadOnlyDictionary<string, object[]> parameters)
+    {
+        ArgumentNullException.ThrowIfNull(benchmark);
+        ArgumentNullException.ThrowIfNull(parameters);
+        return Run(notebook, environment, [MeasurementProfile.CurrentJob], [benchmark], config =>
+        {
+            BenchmarkRunInfo planned = BenchmarkConverter.TypeToBenchmarks(benchmark, config);
+            BenchmarkCase[] cases = [.. planned.BenchmarksCases.SelectMany(c => Combinations(parameters).Select(p => BenchmarkCase.Create(c.Descriptor, c.Job, p, c.Config)))];
+            return [new BenchmarkRunInfo(cases, benchmark, planned.Config)];
+        });
+    }
+
     private static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, IReadOnlyList<Job> jobs, Type[] benchmarks)
+        => Run(notebook, environment, jobs, benchmarks, config => [.. benchmarks.Select(type => BenchmarkConverter.TypeToBenchmarks(type, config))]);
+
+    /// <summary>Every combination of the values, one <see cref="ParameterInstances"/> each, in name order as BenchmarkDotNet lists attribute parameters.</summary>
+    private static IEnumerable<ParameterInstances> Combinations(IReadOnlyDictionary<string, object[]> parameters)
+    {
+        IEnumerable<List<ParameterInstance>> combinations = [[]];
+        foreach ((string name, object[] values) in parameters.OrderBy(p => p.Key, StringComparer.Ordinal))
+        {
+            if (values.Length == 0)
+            {
+                throw new ArgumentException($"Parameter {name} has no values.", nameof(parameters));
+            }
+
+            var definition = new ParameterDefinition(name, isStatic: false, values, isArgument: false, values[0].GetType(), priorityInCategory: 0);
+            combinations = [.. combinations.SelectMany(so => values.Select(value => new List<ParameterInstance>(so) { new(definition, value, SummaryStyle.Default) }))];
+        }
+
+        return combinations.Select(items => new ParameterInstances(items));
+    }
+
+    private static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, IReadOnlyList<Job> jobs, Type[] benchmarks, Func<IConfig, BenchmarkRunInfo[]> plan)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(notebook);
         ArgumentNullException.ThrowIfNull(environment);
@@ -84,13 +123,14 @@ public static class Measure
             .WithArtifactsPath(Path.Combine(WorkshopPaths.Output, "benchmarkdotnet"))
             .WithOptions(ConfigOptions.JoinSummary | ConfigOptions.DisableLogFile);
 
-        int cases = benchmarks.Sum(type => BenchmarkConverter.TypeToBenchmarks(type, config).BenchmarksCases.Length);
+        BenchmarkRunInfo[] planned = plan(config);
+        int cases = planned.Sum(info => info.BenchmarksCases.Length);
         string what = string.Join(", ", benchmarks.Select(b => b.Name));
         Summary summary;
         using (var reporter = new ProgressReporter($"Measuring {what}: {cases} case(s), {profile} profile", cases))
         {
             progress.CaseStarted = reporter.CaseStarted;
-            summary = BenchmarkRunner.Run(benchmarks, config).Single();
+            summary = BenchmarkRunner.Run(planned).Single();
             reporter.Finish(summary.Reports.Count(r => r.Success));
         }
 

@@ -59,6 +59,13 @@ public class ExerciseRunTests(ITestOutputHelper output)
             Assert.Contains("You predicted", result.Compare(1000), StringComparison.Ordinal);
         });
 
+        // The values the calls passed are the cases measured: E01 its answer and one byte less, E03 its books, the rest a body size.
+        List<MeasuredRow> e01 = [.. results.Single(r => r.Exercise.Id == "E01").Measured!];
+        Assert.Equal(2, e01.Count);
+        Assert.Equal(1, e01.Max(r => r.PayloadBytes) - e01.Min(r => r.PayloadBytes));
+        Assert.Equal("Books=250", results.Single(r => r.Exercise.Id == "E03").Measured!.Single().Variant);
+        Assert.All(results.Where(r => r.Exercise.Id is "E02" or "E04" or "E05" or "E07").SelectMany(r => r.Measured!), row => Assert.NotNull(row.PayloadBytes));
+
         // The rows went where the chapter's own go, so the chapter's results file holds them too.
         Assert.All(results, result => Assert.Contains(ResultsCsv.Read(Path.Combine(scope.Output, "results", result.Exercise.Notebook + ".csv")), row => row.Strategy == "Yours"));
     }
