@@ -1,3 +1,5 @@
+using PooledHttp.Workshop.Server;
+
 namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>
@@ -6,20 +8,11 @@ namespace PooledHttp.Workshop.Benchmarks;
 /// </summary>
 public static class BenchmarkServer
 {
-    /// <summary>The variable that carries the server's base address.</summary>
-    public const string AddressVariable = Server.ServerVariables.Address;
-
-    /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/2 address (chapter 06).</summary>
-    public const string Http2AddressVariable = Server.ServerVariables.Http2Address;
-
-    /// <summary>The variable that carries <c>Http2Server</c>'s HTTP/1.1 address (chapter 06).</summary>
-    public const string Http11AddressVariable = Server.ServerVariables.Http11Address;
-
     /// <summary>The server's base address.</summary>
     /// <exception cref="InvalidOperationException">The variable is not set: the benchmark was started without <c>Measure.Run</c>.</exception>
-    public static Uri Address => Environment.GetEnvironmentVariable(AddressVariable) is { Length: > 0 } value
+    public static Uri Address => Environment.GetEnvironmentVariable(ServerVariables.Address) is { Length: > 0 } value
         ? new Uri(value)
-        : throw new InvalidOperationException($"{AddressVariable} is not set. Run benchmarks through Measure.Run, which starts them against the notebook's server.");
+        : throw new InvalidOperationException($"{ServerVariables.Address} is not set. Run benchmarks through Measure.Run, which starts them against the notebook's server.");
 
     /// <summary>The <c>/bytes</c> address for a body of <paramref name="size"/> bytes.</summary>
     public static Uri Bytes(int size, bool contentLength = false, int writes = 1)

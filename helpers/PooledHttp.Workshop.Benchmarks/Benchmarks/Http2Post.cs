@@ -27,7 +27,7 @@ public class Http2Post : IDisposable
     [GlobalSetup]
     public void Setup()
     {
-        string variable = Protocol == HttpProtocol.Http2 ? BenchmarkServer.Http2AddressVariable : BenchmarkServer.Http11AddressVariable;
+        string variable = Protocol == HttpProtocol.Http2 ? Server.ServerVariables.Http2Address : Server.ServerVariables.Http11Address;
         Uri address = new(Environment.GetEnvironmentVariable(variable)
             ?? throw new InvalidOperationException($"{variable} is not set. Run it through Measure.Run with the chapter's Http2Server.EnvironmentVariables."));
         _sink = new Uri(address, "/sink");

@@ -24,8 +24,8 @@ public class Exercise06Benchmark : ExerciseBenchmark
     {
         _create = LearnerCode.Bind<RequestExercise>(Learner, "E06_Http2Request", "Create");
         _invoker = new HttpMessageInvoker(new SocketsHttpHandler { UseCookies = false, AllowAutoRedirect = false });
-        string address = Environment.GetEnvironmentVariable(BenchmarkServer.Http2AddressVariable)
-            ?? throw new InvalidOperationException($"{BenchmarkServer.Http2AddressVariable} is not set: run it through Exercise06.Run with the chapter's Http2Server.");
+        string address = Environment.GetEnvironmentVariable(Server.ServerVariables.Http2Address)
+            ?? throw new InvalidOperationException($"{Server.ServerVariables.Http2Address} is not set: run it through Exercise06.Run with the chapter's Http2Server.");
         _sink = new Uri(new Uri(address), "/sink");
     }
 

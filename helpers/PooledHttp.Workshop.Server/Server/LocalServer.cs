@@ -101,17 +101,11 @@ public sealed class LocalServer : IAsyncDisposable
 
     /// <summary>The address of <c>/bytes</c> for a body of <paramref name="size"/> bytes.</summary>
     public Uri BytesUrl(int size, bool contentLength = false, int writes = 1, int skip = 0)
-        => Url(BytesPath(size, contentLength, writes, skip));
+        => Url(ServerPaths.Bytes(size, contentLength, writes, skip));
 
     /// <summary>The address of a body sent as a real network sends it: in <paramref name="pace"/>'s writes, with its pauses between them.</summary>
     public Uri PacedBytesUrl(int size, bool contentLength, Pace pace)
-        => Url(PacedBytesPath(size, contentLength, pace));
-
-    /// <summary>The path and query of <c>/bytes</c>, relative to the base address (<see cref="ServerPaths.Bytes"/>).</summary>
-    public static string BytesPath(int size, bool contentLength = false, int writes = 1, int skip = 0) => ServerPaths.Bytes(size, contentLength, writes, skip);
-
-    /// <summary>The path and query of a paced <c>/bytes</c>, relative to the base address (<see cref="ServerPaths.PacedBytes"/>).</summary>
-    public static string PacedBytesPath(int size, bool contentLength, Pace pace) => ServerPaths.PacedBytes(size, contentLength, pace);
+        => Url(ServerPaths.PacedBytes(size, contentLength, pace));
 
     /// <summary>The address of a chunked body of <paramref name="size"/> bytes whose connection is reset after <paramref name="after"/> bytes.</summary>
     public Uri ResetUrl(int size, int after)

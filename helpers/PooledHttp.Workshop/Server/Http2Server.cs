@@ -56,8 +56,8 @@ public sealed class Http2Server : IAsyncDisposable
     /// <summary>The environment variables that hand both addresses to a benchmark process.</summary>
     public IReadOnlyDictionary<string, string> EnvironmentVariables => new Dictionary<string, string>
     {
-        [Benchmarks.BenchmarkServer.Http2AddressVariable] = Http2Address.ToString(),
-        [Benchmarks.BenchmarkServer.Http11AddressVariable] = Http11Address.ToString(),
+        [ServerVariables.Http2Address] = Http2Address.ToString(),
+        [ServerVariables.Http11Address] = Http11Address.ToString(),
     };
 
     /// <summary>Stops the server and frees both ports.</summary>
