@@ -10,10 +10,12 @@
 // It also loads the chart libraries the way both hosts can use them (chart-libraries.csx says why).
 //
 // A build that would change nothing still costs MSBuild about six seconds per notebook. After each
-// build this file records every input it knows (each file under helpers/ outside bin/ and obj/, and
-// the repository's build settings) with its size and time; when the record still matches, it skips
-// the build. Any edit, added or deleted file changes the record and builds. Delete
-// artifacts/notebook-bin to force a build (after changing the SDK, for example).
+// build this file records every input (each file under helpers/ and tests/PooledHttp.Testing outside
+// bin/ and obj/, and the repository's build settings) with its size and time; when the record still
+// matches, it skips the build. Any edit, added or deleted file changes the record and builds. It is the
+// kit's own rule (BuildOutput in helpers/PooledHttp.Workshop/Notebooks), copied because it runs before
+// the kit exists; a test holds the two to the same record. Delete artifacts/notebook-bin to force a
+// build (after changing the SDK, for example).
 
 #load "chart-libraries.csx"
 
@@ -25,7 +27,7 @@ static void BuildWorkshopHelpers()
         return;
     }
 
-    string record = WorkshopBuildInputs();
+    string record = WorkshopBuildInputs("..");
     string recordPath = "../artifacts/notebook-bin/build-inputs.txt";
     if (System.IO.File.Exists("../artifacts/notebook-bin/PooledHttp.Workshop.dll") && System.IO.File.Exists(recordPath) && System.IO.File.ReadAllText(recordPath) == record)
     {
@@ -52,19 +54,20 @@ static void BuildWorkshopHelpers()
     Console.WriteLine("Helpers built. The next cell loads them.");
 }
 
-// One line per input: path, size and last write time. Built before the build, so an edit made while
-// it runs is seen next time.
-static string WorkshopBuildInputs()
+// One line per input: its path relative to the repository root, its size and its last write time.
+// Read before the build, so an edit made while it runs is seen next time.
+static string WorkshopBuildInputs(string root)
 {
     char separator = System.IO.Path.DirectorySeparatorChar;
-    var helpers = System.IO.Directory.EnumerateFiles("../helpers", "*", System.IO.SearchOption.AllDirectories)
+    var sources = new[] { "helpers", System.IO.Path.Combine("tests", "PooledHttp.Testing") }
+        .SelectMany(folder => System.IO.Directory.EnumerateFiles(System.IO.Path.Combine(root, folder), "*", System.IO.SearchOption.AllDirectories))
         .Where(path => !path.Contains($"{separator}bin{separator}") && !path.Contains($"{separator}obj{separator}"));
-    var settings = new[] { "../Directory.Build.props", "../Directory.Packages.props", "../global.json", "../NuGet.config" }.Where(System.IO.File.Exists);
-    return string.Join("\n", helpers.Concat(settings).Order(StringComparer.Ordinal).Select(path =>
-    {
-        var file = new System.IO.FileInfo(path);
-        return $"{path.Replace(separator, '/')}|{file.Length}|{file.LastWriteTimeUtc.Ticks}";
-    }));
+    var settings = new[] { "Directory.Build.props", "Directory.Packages.props", "global.json", "NuGet.config" }
+        .Select(file => System.IO.Path.Combine(root, file)).Where(System.IO.File.Exists);
+    return string.Join("\n", sources.Concat(settings)
+        .Select(path => (Relative: System.IO.Path.GetRelativePath(root, path).Replace(separator, '/'), File: new System.IO.FileInfo(path)))
+        .OrderBy(input => input.Relative, StringComparer.Ordinal)
+        .Select(input => $"{input.Relative}|{input.File.Length}|{input.File.LastWriteTimeUtc.Ticks}"));
 }
 
 BuildWorkshopHelpers();

@@ -56,7 +56,7 @@ for (int i = 0; i < args.Length; i++)
     }
 }
 
-string root = FindRoot();
+string root = PooledHttp.RepositoryRoot.Find();
 string output = Path.GetFullPath(outDir ?? Path.Combine(root, "artifacts"));
 Directory.CreateDirectory(output);
 Environment.SetEnvironmentVariable("POOLEDHTTP_OUTPUT", output);
@@ -121,56 +121,19 @@ if (failed > 0)
 
 return 0;
 
-// One child process per notebook: nothing loaded, no static state and no server carries over.
+// One child process per notebook: nothing loaded, no static state and no server carries over. Its output
+// passes through as it comes; how the notebook ended is in its summary file.
 async Task<int> RunChildAsync(string notebook)
 {
     string self = Environment.ProcessPath ?? "dotnet";
-    var start = new ProcessStartInfo(self) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-    if (Path.GetFileNameWithoutExtension(self).Equals("dotnet", StringComparison.OrdinalIgnoreCase))
-    {
-        start.ArgumentList.Add(typeof(NotebookExecution).Assembly.Location); // started as "dotnet NotebookRunner.dll"
-    }
-
-    foreach (string argument in new[] { ChildFlag, notebook, "--out", output, "--cell-timeout", cellTimeoutMinutes.ToString(CultureInfo.InvariantCulture) })
-    {
-        start.ArgumentList.Add(argument);
-    }
-
+    List<string> arguments = Path.GetFileNameWithoutExtension(self).Equals("dotnet", StringComparison.OrdinalIgnoreCase)
+        ? [typeof(NotebookExecution).Assembly.Location] // started as "dotnet NotebookRunner.dll"
+        : [];
+    arguments.AddRange([ChildFlag, notebook, "--out", output, "--cell-timeout", cellTimeoutMinutes.ToString(CultureInfo.InvariantCulture)]);
     if (quick)
     {
-        start.ArgumentList.Add("--quick");
+        arguments.Add("--quick");
     }
 
-    using Process process = Process.Start(start) ?? throw new InvalidOperationException("Could not start a notebook process.");
-    // The child's output passes through as it comes; how the notebook ended is in its summary file.
-    Task forwardOut = Forward(process.StandardOutput, Console.Out);
-    Task forwardError = Forward(process.StandardError, Console.Error);
-    await process.WaitForExitAsync();
-    await Task.WhenAll(forwardOut, forwardError);
-    return process.ExitCode;
-}
-
-static async Task Forward(StreamReader from, TextWriter to)
-{
-    while (await from.ReadLineAsync() is { } line)
-    {
-        to.WriteLine(line);
-    }
-}
-
-static string FindRoot()
-{
-    // From the current directory first (a user's shell), then from the runner's own folder.
-    foreach (string start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })
-    {
-        for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
-            {
-                return dir.FullName;
-            }
-        }
-    }
-
-    throw new InvalidOperationException("Run the notebook runner from inside the workshop repository (PooledHttp.slnx not found).");
+    return (await PooledHttp.ChildProcess.RunAsync(self, arguments, Timeout.InfiniteTimeSpan, echo: true)).ExitCode;
 }

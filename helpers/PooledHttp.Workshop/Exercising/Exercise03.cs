@@ -1,10 +1,14 @@
 using System.Globalization;
 using System.Reflection;
+using BenchmarkDotNet.Attributes;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
+
+/// <summary>The learner's books reader (exercise 03): how many books the books API at <paramref name="url"/> returns, read as a stream.</summary>
+public delegate Task<int> BooksExercise(HttpClient client, Uri url, CancellationToken cancellationToken);
 
 /// <summary>Chapter 03's exercise: count the books without buffering the body first.</summary>
 public sealed class Exercise03() : Exercise("E03", "E03_StreamTheBooks", "03-httpcompletionoption",
@@ -55,4 +59,25 @@ public sealed class Exercise03() : Exercise("E03", "E03_StreamTheBooks", "03-htt
     /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark == nameof(CompletionOptions) && SameCase(r, yours));
+}
+
+/// <summary>The learner's <c>E03_StreamTheBooks.CountAsync</c> against the books API.</summary>
+public class Exercise03Benchmark : ExerciseBenchmark
+{
+    private BooksExercise _count = null!;
+    private Uri _url = null!;
+
+    /// <summary>How many books the API returns (named as in <see cref="CompletionOptions"/>, so the rows line up).</summary>
+    public int Books { get; set; }
+
+    /// <summary>Your reader.</summary>
+    [Benchmark]
+    public Task<int> Yours() => _count(Client, _url, CancellationToken.None);
+
+    /// <inheritdoc />
+    protected override void PrepareExercise()
+    {
+        _count = LearnerCode.Bind<BooksExercise>(Learner, "E03_StreamTheBooks", "CountAsync");
+        _url = new Uri(BenchmarkServer.Address, string.Create(CultureInfo.InvariantCulture, $"/books?count={Books}"));
+    }
 }

@@ -1,4 +1,6 @@
 using System.Reflection;
+using BenchmarkDotNet.Attributes;
+using PooledHttp.Buffers;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
@@ -36,4 +38,17 @@ public sealed class Exercise04() : Exercise("E04", "E04_PooledDownload", "04-poo
     /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark is nameof(PooledPeers) or nameof(PooledSweep) && SameCase(r, yours));
+}
+
+/// <summary>The learner's <c>E04_PooledDownload.DownloadAsync</c>, renting from the library's <see cref="BodyPool"/>.</summary>
+public class Exercise04Benchmark : BodyExerciseBenchmark
+{
+    private DownloadExercise _download = null!;
+
+    /// <summary>Your download.</summary>
+    [Benchmark]
+    public Task<int> Yours() => _download(Client, Url, BodyPool.Shared, int.MaxValue, Ignore, CancellationToken.None);
+
+    /// <inheritdoc />
+    protected override void BindLearner() => _download = LearnerCode.Bind<DownloadExercise>(Learner, "E04_PooledDownload", "DownloadAsync");
 }

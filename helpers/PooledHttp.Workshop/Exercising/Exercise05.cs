@@ -1,10 +1,17 @@
 using System.Reflection;
 using System.Text.Json;
+using BenchmarkDotNet.Attributes;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
+
+/// <summary>
+/// The learner's POST (exercise 05): send <paramref name="books"/> as JSON to <paramref name="url"/>
+/// with a Content-Length, and return the number the server answers with (the bytes it received).
+/// </summary>
+public delegate Task<long> PostExercise(HttpClient client, Uri url, Book[] books, CancellationToken cancellationToken);
 
 /// <summary>Chapter 05's exercise: post about 2 MB of JSON with a Content-Length while allocating under 8 KiB.</summary>
 public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-bodies",
@@ -76,4 +83,27 @@ public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-b
     /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark == nameof(RequestBodies) && SameCase(r, yours));
+}
+
+/// <summary>The learner's <c>E05_PostJson.PostAsync</c>, posting the catalogue books that serialize to about <see cref="Size"/> bytes.</summary>
+public class Exercise05Benchmark : ExerciseBenchmark
+{
+    private PostExercise _post = null!;
+    private Book[] _books = null!;
+    private Uri _sink = null!;
+
+    /// <summary>About how much JSON, in bytes.</summary>
+    public int Size { get; set; }
+
+    /// <summary>Your POST.</summary>
+    [Benchmark]
+    public Task<long> Yours() => _post(Client, _sink, _books, CancellationToken.None);
+
+    /// <inheritdoc />
+    protected override void PrepareExercise()
+    {
+        _post = LearnerCode.Bind<PostExercise>(Learner, "E05_PostJson", "PostAsync");
+        _books = Book.Catalogue(RequestBodies.BooksFor(Size));
+        _sink = new Uri(BenchmarkServer.Address, "/sink");
+    }
 }

@@ -1,7 +1,8 @@
 using System.Buffers;
 using System.Reflection;
-using PooledHttp.Workshop.Benchmarks;
+using BenchmarkDotNet.Attributes;
 using PooledHttp.Buffers;
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
@@ -127,5 +128,26 @@ public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-
         {
             ["KiB per download"] = [.. all.Select(r => r.AllocatedBytes / (double)InFlight / 1024)],
         });
+    }
+}
+
+/// <summary>One operation: 64 paced downloads of 8 MiB without a Content-Length at once, on the pool the learner's <c>E07_SizeThePool.CreatePool</c> returned.</summary>
+public class Exercise07Benchmark : ExerciseBenchmark
+{
+    private Func<Task<int>> _one = null!;
+
+    /// <summary>The body size (named as in <see cref="UnderLoad"/>, so the rows line up).</summary>
+    public int Size { get; set; }
+
+    /// <summary>A batch of downloads on your pool.</summary>
+    [Benchmark]
+    public Task<long> Yours() => Downloads.BatchAsync(UnderLoad.InFlight, _one);
+
+    /// <inheritdoc />
+    protected override void PrepareExercise()
+    {
+        ArrayPool<byte> pool = LearnerCode.Bind<Func<int, int, ArrayPool<byte>>>(Learner, "E07_SizeThePool", "CreatePool")(UnderLoad.InFlight, Size);
+        Uri url = BenchmarkServer.PacedBytes(Size, contentLength: false, Pace.Network);
+        _one = () => Downloads.PooledReadAsync(Client, url, pool); // built once: no delegate per batch
     }
 }

@@ -82,7 +82,8 @@ public static class ExerciseRunner
         string assembly = Path.Combine(output, name + ".dll");
         // A headless run of the series checks seven untouched stubs: skipping the builds that would
         // change nothing saves about a minute.
-        if (BuildOutput.IsCurrent(Path.GetDirectoryName(project)!, assembly))
+        string inputs = BuildOutput.Inputs(WorkshopPaths.Root, BuildOutput.FoldersFor(Path.GetDirectoryName(project)!));
+        if (BuildOutput.IsCurrent(assembly, inputs))
         {
             return (assembly, string.Empty);
         }
@@ -98,6 +99,7 @@ public static class ExerciseRunner
             return (null, string.Join(Environment.NewLine, errors.DefaultIfEmpty(stdout + stderr)));
         }
 
+        BuildOutput.Remember(assembly, inputs);
         return (assembly, string.Empty);
     }
 

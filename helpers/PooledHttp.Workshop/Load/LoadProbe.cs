@@ -29,7 +29,8 @@ public sealed class LoadProbe
         string project = Path.Combine(WorkshopPaths.Root, "tools", "LoadProbe", "LoadProbe.csproj");
         string output = Path.Combine(WorkshopPaths.Root, "artifacts", "loadprobe");
         string assembly = Path.Combine(output, "LoadProbe.dll");
-        if (BuildOutput.IsCurrent(Path.GetDirectoryName(project)!, assembly))
+        string inputs = BuildOutput.Inputs(WorkshopPaths.Root, BuildOutput.FoldersFor(Path.GetDirectoryName(project)!));
+        if (BuildOutput.IsCurrent(assembly, inputs))
         {
             return new LoadProbe(assembly); // a build that would change nothing costs MSBuild several seconds
         }
@@ -40,6 +41,7 @@ public sealed class LoadProbe
             throw new InvalidOperationException($"Building the load probe failed:{Environment.NewLine}{stdout}{stderr}");
         }
 
+        BuildOutput.Remember(assembly, inputs);
         return new LoadProbe(assembly);
     }
 

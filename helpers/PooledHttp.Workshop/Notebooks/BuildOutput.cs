@@ -4,37 +4,57 @@ using System.Reflection.PortableExecutable;
 namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>
-/// What the kit knows about a build of a small project that references it (the exercises, the load
-/// probe): whether the last build can be used again, and which build an assembly is.
+/// The workshop's one rule for "can the last build be used again?", for the builds the notebooks start
+/// (the exercises, the load probe): a build is current when the record of its inputs, written when it
+/// succeeded, still matches. The record is one line per input file (every file under the input folders,
+/// outside <c>bin/</c> and <c>obj/</c>, and the repository's build settings) with its size and last write
+/// time, so any edit, added or deleted file means a build.
 /// </summary>
+/// <remarks>
+/// <c>notebooks/workshop.csx</c> applies the same rule to the kit itself; it runs before the kit exists, so it
+/// carries its own copy of <see cref="Inputs"/>, and a test holds the two to the same record. A build that
+/// would change nothing costs MSBuild several seconds, which is all this saves; BenchmarkDotNet's own builds
+/// are left to MSBuild's incremental build (<c>IncrementalBuilder</c>).
+/// </remarks>
 internal static class BuildOutput
 {
+    /// <summary>The record's name, beside the build's output.</summary>
+    public const string RecordFile = "build-inputs.txt";
+
+    /// <summary>The build settings every project of the repository reads, relative to its root.</summary>
+    private static readonly string[] Settings = ["Directory.Build.props", "Directory.Packages.props", "global.json", "NuGet.config"];
+
     /// <summary>
-    /// Whether <paramref name="assembly"/>, the output of the project in <paramref name="projectFolder"/>,
-    /// is newer than every source file of that project, and was built against the kit, its benchmarks and the library
-    /// this process loaded (their copies beside it have the same module ids: builds are deterministic).
-    /// Any edit makes a file newer or a module id differ, and the caller builds.
+    /// The inputs of a build that compiles <paramref name="folders"/> (relative to <paramref name="root"/>):
+    /// one line per file, its path relative to the root, its size and its last write time, in ordinal order.
     /// </summary>
-    public static bool IsCurrent(string projectFolder, string assembly)
+    public static string Inputs(string root, IEnumerable<string> folders)
     {
-        string folder = Path.GetDirectoryName(assembly)!;
-        bool SameAsLoaded(System.Reflection.Assembly loaded)
-        {
-            string copy = Path.Combine(folder, Path.GetFileName(loaded.Location));
-            return File.Exists(copy) && ModuleId(copy) == loaded.ManifestModule.ModuleVersionId;
-        }
-
-        if (!File.Exists(assembly) || !SameAsLoaded(typeof(BuildOutput).Assembly) || !SameAsLoaded(typeof(Server.Payload).Assembly) || !SameAsLoaded(typeof(PooledHttp.Buffers.PooledBuffer).Assembly))
-        {
-            return false;
-        }
-
-        DateTime built = File.GetLastWriteTimeUtc(assembly);
-        string[] generated = [Path.Combine(projectFolder, "bin") + Path.DirectorySeparatorChar, Path.Combine(projectFolder, "obj") + Path.DirectorySeparatorChar];
-        return Directory.EnumerateFiles(projectFolder, "*", SearchOption.AllDirectories)
-            .Where(file => !generated.Any(file.StartsWith) && Path.GetExtension(file) is ".cs" or ".csproj" or ".props" or ".targets")
-            .All(file => File.GetLastWriteTimeUtc(file) < built);
+        char separator = Path.DirectorySeparatorChar;
+        IEnumerable<string> sources = folders
+            .SelectMany(folder => Directory.EnumerateFiles(Path.Combine(root, folder), "*", SearchOption.AllDirectories))
+            .Where(path => !path.Contains($"{separator}bin{separator}", StringComparison.Ordinal) && !path.Contains($"{separator}obj{separator}", StringComparison.Ordinal));
+        IEnumerable<string> settings = Settings.Select(file => Path.Combine(root, file)).Where(File.Exists);
+        return string.Join("\n", sources.Concat(settings)
+            .Select(path => (Relative: Path.GetRelativePath(root, path).Replace(separator, '/'), File: new FileInfo(path)))
+            .OrderBy(input => input.Relative, StringComparer.Ordinal)
+            .Select(input => $"{input.Relative}|{input.File.Length}|{input.File.LastWriteTimeUtc.Ticks}"));
     }
+
+    /// <summary>The folders a build of <paramref name="projectFolder"/> reads: the project's own, the kit with the library, and the test support the kit references.</summary>
+    public static string[] FoldersFor(string projectFolder)
+        => [Path.GetRelativePath(WorkshopPaths.Root, projectFolder), "helpers", Path.Combine("tests", "PooledHttp.Testing")];
+
+    /// <summary>Whether <paramref name="assembly"/> exists and was built from exactly <paramref name="inputs"/>.</summary>
+    public static bool IsCurrent(string assembly, string inputs)
+    {
+        string record = Path.Combine(Path.GetDirectoryName(assembly)!, RecordFile);
+        return File.Exists(assembly) && File.Exists(record) && File.ReadAllText(record) == inputs;
+    }
+
+    /// <summary>Records that the build beside <paramref name="assembly"/> succeeded from <paramref name="inputs"/>, read before it started (so an edit made during the build is seen next time).</summary>
+    public static void Remember(string assembly, string inputs)
+        => File.WriteAllText(Path.Combine(Path.GetDirectoryName(assembly)!, RecordFile), inputs);
 
     /// <summary>The module version id of the assembly at <paramref name="path"/>, read without loading it.</summary>
     public static Guid ModuleId(string path)

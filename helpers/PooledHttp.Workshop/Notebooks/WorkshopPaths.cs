@@ -6,8 +6,8 @@ public static class WorkshopPaths
     /// <summary>Set by the headless runner: the folder that receives results and charts of this run.</summary>
     public const string OutputVariable = "POOLEDHTTP_OUTPUT";
 
-    /// <summary>The repository root: the first folder above the current directory that holds PooledHttp.slnx.</summary>
-    public static string Root { get; } = FindRoot();
+    /// <summary>The repository root (<see cref="RepositoryRoot"/> says how it is found).</summary>
+    public static string Root { get; } = RepositoryRoot.Find();
 
     /// <summary>The published figures of the five sources.</summary>
     public static string PublishedCsv => Path.Combine(Root, "data", "published", "published.csv");
@@ -27,20 +27,4 @@ public static class WorkshopPaths
     public static string ResultsFolder => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 }
         ? Path.Combine(Output, "results")
         : Output;
-
-    private static string FindRoot()
-    {
-        foreach (string start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })
-        {
-            for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
-            {
-                if (File.Exists(Path.Combine(dir.FullName, "PooledHttp.slnx")))
-                {
-                    return dir.FullName;
-                }
-            }
-        }
-
-        throw new InvalidOperationException($"PooledHttp.slnx was not found above {Environment.CurrentDirectory}: open the notebooks from the workshop repository.");
-    }
 }

@@ -161,7 +161,7 @@ public partial class PackageTests
 
     private static async Task<string> DotnetAsync(string directory, params string[] arguments)
     {
-        (int exit, string output, string error) = await ChildProcess.RunAsync("dotnet", arguments, TimeSpan.FromMinutes(5), directory);
+        (int exit, string output, string error) = await ChildProcess.RunAsync("dotnet", arguments, TimeSpan.FromMinutes(5), workingDirectory: directory);
         Assert.True(exit == 0, $"dotnet {string.Join(' ', arguments)} failed in {directory}:\n{output}\n{error}");
         return output;
     }

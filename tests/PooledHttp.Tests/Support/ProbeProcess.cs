@@ -19,9 +19,9 @@ internal static class ProbeProcess
 
     public static async Task<Measurement> MeasureAsync(string strategy, IEnumerable<Uri> urls, int iterations, int warmups, int parallel)
     {
-        (int exit, string output, string error) = await ChildProcess.RunDotnetAsync(
-            "PooledHttp.AllocationProbe.dll",
-            [strategy, string.Join(',', urls), Invariant(iterations), Invariant(warmups), Invariant(parallel)],
+        (int exit, string output, string error) = await ChildProcess.RunAsync(
+            "dotnet",
+            [Path.Combine(AppContext.BaseDirectory, "PooledHttp.AllocationProbe.dll"), strategy, string.Join(',', urls), Invariant(iterations), Invariant(warmups), Invariant(parallel)],
             TimeSpan.FromMinutes(3));
         Assert.True(exit == 0, $"probe failed ({exit}): {output} {error}");
         long[] parts = [.. output.Trim().Split(' ').Select(p => long.Parse(p, CultureInfo.InvariantCulture))];

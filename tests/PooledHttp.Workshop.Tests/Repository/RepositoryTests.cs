@@ -31,16 +31,15 @@ public partial class RepositoryTests
     }
 
     [Fact]
-    public void In_an_editor_results_go_where_the_readme_says_and_git_ignores_them()
+    public async Task In_an_editor_results_go_where_the_readme_says_and_git_ignores_them()
     {
         // No runner here (only the serial exercise tests set its variable, and never while this runs): the editor's folder.
         string folder = PooledHttp.Workshop.Notebooks.WorkshopPaths.ResultsFolder;
         Assert.Equal(Path.Combine(Root, "data", "results"), folder);
         Assert.Contains("results are appended to `data/results/NN-name.csv` (git-ignored)", File.ReadAllText(Path.Combine(Root, "README.md")), StringComparison.Ordinal);
         string file = Path.GetRelativePath(Root, Path.Combine(folder, "07-under-load.csv")).Replace('\\', '/');
-        using var git = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("git", ["check-ignore", "-q", file]) { WorkingDirectory = Root })!;
-        git.WaitForExit();
-        Assert.True(git.ExitCode == 0, $"git does not ignore {file}");
+        ChildResult git = await ChildProcess.RunAsync("git", ["check-ignore", "-q", file], TimeSpan.FromMinutes(1), workingDirectory: Root);
+        Assert.True(git.ExitCode == 0, $"git does not ignore {file}: {git.Error}");
     }
 
     [Fact]
@@ -77,7 +76,7 @@ public partial class RepositoryTests
         Assert.Empty(versioned.Except(referenced));
     }
 
-    internal static string FindRoot() => Support.RepositoryRoot.Find();
+    internal static string FindRoot() => PooledHttp.RepositoryRoot.Find();
 
     [GeneratedRegex(@"^\s*(?<cmd>dotnet test[^\r\n`]*)$", RegexOptions.Multiline)]
     private static partial Regex TestCommand();

@@ -12,6 +12,6 @@ internal static class RunnerProcess
         Path.GetFileName(Path.GetDirectoryName(Path.TrimEndingDirectorySeparator(AppContext.BaseDirectory)))!, // the configuration the tests were built in
         "net10.0", "NotebookRunner.dll");
 
-    public static Task<(int ExitCode, string Output, string Error)> RunAsync(params string[] arguments)
-        => ChildProcess.RunDotnetAsync(Runner, arguments, TimeSpan.FromMinutes(20), Repository.RepositoryTests.FindRoot());
+    public static Task<ChildResult> RunAsync(params string[] arguments)
+        => ChildProcess.RunAsync("dotnet", [Runner, .. arguments], TimeSpan.FromMinutes(20), workingDirectory: Repository.RepositoryTests.FindRoot());
 }

@@ -45,7 +45,7 @@ internal sealed class ScratchNotebooks
     /// <summary>Writes a file beside the notebooks (a script to #load, for example).</summary>
     public void WriteFile(string name, string text) => File.WriteAllText(Path.Combine(Folder, name), text);
 
-    public Task<(int ExitCode, string Output, string Error)> RunAsync(params string[] notebooks)
+    public Task<ChildResult> RunAsync(params string[] notebooks)
         => RunnerProcess.RunAsync([.. notebooks, "--out", Output]);
 
     /// <summary>The executed copy's code cells.</summary>

@@ -1,12 +1,14 @@
 using System.Diagnostics;
 using System.Text;
 
-namespace PooledHttp.Workshop.Notebooks;
+namespace PooledHttp;
 
 /// <summary>
-/// Every process the kit starts (builds, the exercise check, the load probe, BenchmarkDotNet's build) starts
-/// here: arguments passed one by one, both streams read while it runs (a full pipe would stop the child), an
-/// optional deadline after which the child and its own children are stopped.
+/// Every process the workshop starts starts here: the kit's builds, exercise checks, load probes and
+/// BenchmarkDotNet builds, the runner's notebook processes, the tests' programs. Arguments are passed one
+/// by one, both streams are read while it runs (a full pipe would stop the child), and after an optional
+/// deadline the child and its own children are stopped. One source file, compiled into the kit, the runner
+/// and the library's tests, which share no assembly.
 /// </summary>
 internal static class ChildProcess
 {
@@ -24,9 +26,16 @@ internal static class ChildProcess
     /// </summary>
     /// <exception cref="TimeoutException">The child ran longer than <paramref name="timeout"/> (it was stopped); the message holds what it printed.</exception>
     /// <exception cref="InvalidOperationException">The process could not be started.</exception>
-    public static async Task<ChildResult> RunAsync(string file, IEnumerable<string> arguments, TimeSpan timeout, IReadOnlyDictionary<string, string>? environment = null, Func<string, bool>? until = null)
+    /// <param name="file">The program.</param>
+    /// <param name="arguments">Its arguments, each passed as one.</param>
+    /// <param name="timeout">How long it may run; <see cref="Timeout.InfiniteTimeSpan"/> for no limit.</param>
+    /// <param name="environment">Variables added to the child's environment.</param>
+    /// <param name="until">Sees each line of standard output; the first it accepts ends the wait.</param>
+    /// <param name="workingDirectory">The child's current directory; this process's when null.</param>
+    /// <param name="echo">Also pass each line through to this process's standard output and error as it comes.</param>
+    public static async Task<ChildResult> RunAsync(string file, IEnumerable<string> arguments, TimeSpan timeout, IReadOnlyDictionary<string, string>? environment = null, Func<string, bool>? until = null, string? workingDirectory = null, bool echo = false)
     {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, CreateNoWindow = true };
+        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, CreateNoWindow = true, WorkingDirectory = workingDirectory ?? Environment.CurrentDirectory };
         foreach (string argument in arguments)
         {
             start.ArgumentList.Add(argument);
@@ -45,12 +54,17 @@ internal static class ChildProcess
         var errorDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         process.OutputDataReceived += Collect(output, outputDone, line =>
         {
+            if (echo)
+            {
+                Console.Out.WriteLine(line);
+            }
+
             if (until?.Invoke(line) == true)
             {
                 said.TrySetResult(line);
             }
         });
-        process.ErrorDataReceived += Collect(error, errorDone, observe: null);
+        process.ErrorDataReceived += Collect(error, errorDone, echo ? Console.Error.WriteLine : null);
 
         if (!process.Start())
         {
@@ -107,4 +121,8 @@ internal static class ChildProcess
 }
 
 /// <summary>How a child process ended: its exit code, what it printed on each stream, and the line <c>until</c> accepted, if any.</summary>
-internal sealed record ChildResult(int ExitCode, string Output, string Error, string? Said);
+internal sealed record ChildResult(int ExitCode, string Output, string Error, string? Said)
+{
+    /// <summary>The exit code and both streams, for the callers that watch for no line.</summary>
+    public void Deconstruct(out int exitCode, out string output, out string error) => (exitCode, output, error) = (ExitCode, Output, Error);
+}

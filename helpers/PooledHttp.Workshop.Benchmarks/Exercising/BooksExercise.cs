@@ -1,4 +1,0 @@
-namespace PooledHttp.Workshop.Exercising;
-
-/// <summary>The learner's books reader (exercise 03): how many books the books API at <paramref name="url"/> returns, read as a stream.</summary>
-public delegate Task<int> BooksExercise(HttpClient client, Uri url, CancellationToken cancellationToken);

@@ -1,0 +1,73 @@
+using Microsoft.CodeAnalysis.CSharp.Scripting;
+using Microsoft.CodeAnalysis.Scripting;
+using PooledHttp.Workshop.Notebooks;
+
+namespace PooledHttp.Tests.Notebooks;
+
+/// <summary>The one rule for reusing a build (<see cref="BuildOutput"/>), and workshop.csx's copy of it.</summary>
+public sealed class BuildOutputTests : IDisposable
+{
+    private readonly string _root = Directory.CreateTempSubdirectory("pooledhttp-build-").FullName;
+
+    [Fact]
+    public void A_build_is_current_until_an_input_is_edited_added_or_deleted_and_bin_and_obj_are_not_inputs()
+    {
+        Write("project/Program.cs", "class P {}");
+        Write("helpers/Kit.cs", "class K {}");
+        Write("Directory.Build.props", "<Project />");
+        string assembly = Write("out/Program.dll", "built");
+        string[] folders = ["project", "helpers"];
+
+        Assert.False(BuildOutput.IsCurrent(assembly, BuildOutput.Inputs(_root, folders))); // never built: no record
+        BuildOutput.Remember(assembly, BuildOutput.Inputs(_root, folders));
+        Assert.True(BuildOutput.IsCurrent(assembly, BuildOutput.Inputs(_root, folders)));
+
+        Write("project/obj/Release/Program.dll", "intermediate");
+        Write("helpers/bin/Release/Kit.dll", "output");
+        Assert.True(BuildOutput.IsCurrent(assembly, BuildOutput.Inputs(_root, folders)));
+
+        foreach (Action change in new Action[]
+        {
+            () => File.SetLastWriteTimeUtc(Path.Combine(_root, "helpers/Kit.cs"), DateTime.UtcNow.AddMinutes(1)), // saved again
+            () => Write("project/Extra.cs", "class E {}"),                                                          // added
+            () => File.Delete(Path.Combine(_root, "project/Extra.cs")),                                             // deleted
+            () => Write("Directory.Build.props", "<Project><PropertyGroup /></Project>"),                           // a build setting
+        })
+        {
+            change();
+            Assert.False(BuildOutput.IsCurrent(assembly, BuildOutput.Inputs(_root, folders)));
+            BuildOutput.Remember(assembly, BuildOutput.Inputs(_root, folders));
+        }
+
+        File.Delete(assembly);
+        Assert.False(BuildOutput.IsCurrent(assembly, BuildOutput.Inputs(_root, folders))); // a record without its build
+    }
+
+    [Fact]
+    public async Task Workshop_csx_keeps_the_same_record_of_the_kit_as_the_kit_keeps_of_its_own_builds()
+    {
+        // notebooks/workshop.csx runs before the kit exists, so it carries a copy of BuildOutput.Inputs. Run its
+        // function over this repository and compare: a copy that drifted would rebuild the kit for nothing, or
+        // (worse) miss an edit and load a stale kit.
+        string root = RepositoryRoot.Find();
+        string script = string.Join('\n', File.ReadAllLines(Path.Combine(root, "notebooks", "workshop.csx"))
+            .Where(line => !line.StartsWith("#load", StringComparison.Ordinal)
+                && !line.StartsWith("BuildWorkshopHelpers();", StringComparison.Ordinal)
+                && !line.StartsWith("LoadChartLibrariesTogether(", StringComparison.Ordinal)));
+        ScriptOptions options = ScriptOptions.Default.WithReferences(typeof(Enumerable).Assembly, typeof(FileInfo).Assembly, typeof(Console).Assembly, typeof(System.Diagnostics.Process).Assembly).WithImports("System", "System.Linq", "System.Collections.Generic", "System.Threading.Tasks");
+        string fromScript = await CSharpScript.EvaluateAsync<string>($"{script}\nWorkshopBuildInputs(@\"{root}\")", options);
+
+        Assert.Equal(BuildOutput.Inputs(root, ["helpers", Path.Combine("tests", "PooledHttp.Testing")]), fromScript);
+        Assert.Contains("helpers/PooledHttp/PooledHttp.csproj|", fromScript, StringComparison.Ordinal);
+    }
+
+    public void Dispose() => Directory.Delete(_root, recursive: true);
+
+    private string Write(string relative, string text)
+    {
+        string path = Path.Combine(_root, relative);
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        File.WriteAllText(path, text);
+        return path;
+    }
+}
