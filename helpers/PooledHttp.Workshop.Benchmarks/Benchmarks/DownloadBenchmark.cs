@@ -26,12 +26,6 @@ public abstract class DownloadBenchmark : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>The naive download against <paramref name="url"/>: see <see cref="Downloads.SendThenReadAsByteArrayAsync"/>.</summary>
-    protected Task<int> SendThenReadAsByteArrayAsync(Uri url) => Downloads.SendThenReadAsByteArrayAsync(Client, url);
-
-    /// <summary>The pooled read of <paramref name="url"/>: see <see cref="Downloads.PooledReadAsync"/>.</summary>
-    protected Task<int> PooledReadAsync(Uri url) => Downloads.PooledReadAsync(Client, url);
-
     /// <summary>Computes the addresses the strategies download from, once parameters are set.</summary>
     protected abstract void Prepare();
 

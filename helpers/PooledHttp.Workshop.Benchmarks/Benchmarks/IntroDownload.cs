@@ -16,11 +16,11 @@ public class IntroDownload : DownloadBenchmark
 
     /// <summary><c>GetByteArrayAsync</c>: a new array of the body's size every time.</summary>
     [Benchmark(Baseline = true)]
-    public async Task<int> GetByteArrayAsync() => (await Client.GetByteArrayAsync(_url).ConfigureAwait(false)).Length;
+    public Task<int> GetByteArrayAsync() => Downloads.GetByteArrayAsync(Client, _url);
 
     /// <summary>The helpers' pooled read: the body lands in a rented array that goes back on dispose.</summary>
     [Benchmark]
-    public Task<int> PooledRead() => PooledReadAsync(_url);
+    public Task<int> PooledRead() => Downloads.PooledReadAsync(Client, _url);
 
     /// <inheritdoc />
     protected override void Prepare() => _url = BenchmarkServer.Bytes(Size);

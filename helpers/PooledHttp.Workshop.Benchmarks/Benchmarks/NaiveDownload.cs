@@ -27,11 +27,11 @@ public class NaiveDownload : DownloadBenchmark
     /// content, then <c>ReadAsByteArrayAsync</c>, which copies it into the array you get.
     /// </summary>
     [Benchmark(Baseline = true)]
-    public Task<int> Client_Send_GetByteArrayAsync() => SendThenReadAsByteArrayAsync(_url);
+    public Task<int> Client_Send_GetByteArrayAsync() => Downloads.SendThenReadAsByteArrayAsync(Client, _url);
 
     /// <summary><c>GetByteArrayAsync</c>: streams the body into one array, sized exactly when the length is known.</summary>
     [Benchmark]
-    public async Task<int> GetByteArrayAsync() => (await Client.GetByteArrayAsync(_url).ConfigureAwait(false)).Length;
+    public Task<int> GetByteArrayAsync() => Downloads.GetByteArrayAsync(Client, _url);
 
     /// <inheritdoc />
     protected override void Prepare() => _url = BenchmarkServer.Bytes(Size, contentLength: Framing == Framing.ContentLength);

@@ -17,7 +17,7 @@ namespace PooledHttp.Workshop.Benchmarks;
 public class PooledPeers : DownloadBenchmark
 {
     /// <summary>What the buffer-writer loop asks for per read: the same as the floor and the pooled read.</summary>
-    private const int ReadSize = Http.PooledBodyReader.ReadSize;
+    public const int ReadSize = Http.PooledBodyReader.ReadSize;
 
     private Uri _url = null!;
     private byte[] _floor = null!;
@@ -39,13 +39,26 @@ public class PooledPeers : DownloadBenchmark
 
     /// <summary>The library's pooled read.</summary>
     [Benchmark]
-    public Task<int> PooledRead() => PooledReadAsync(_url);
+    public Task<int> PooledRead() => Downloads.PooledReadAsync(Client, _url);
 
     /// <summary>The body copied into a RecyclableMemoryStream with <c>CopyToAsync</c>.</summary>
     [Benchmark]
-    public async Task<int> RecyclableMemoryStream_CopyTo()
+    public Task<int> RecyclableMemoryStream_CopyTo() => CopyToRecyclableStreamAsync(Client, _url);
+
+    /// <summary>CommunityToolkit's <c>ArrayPoolBufferWriter&lt;byte&gt;</c>, filled read by read.</summary>
+    [Benchmark]
+    public Task<int> ArrayPoolBufferWriter() => FillBufferWriterAsync(Client, _url);
+
+    /// <summary><c>PipeReader.Create(stream)</c>, then <c>ReadAtLeastAsync</c> of the whole body.</summary>
+    [Benchmark]
+    public Task<int> PipeReader_ReadAtLeast() => ReadAtLeastAsync(Client, _url, Size);
+
+    /// <summary>The body copied into a RecyclableMemoryStream from the helpers' manager.</summary>
+    /// <returns>The body's length.</returns>
+    public static async Task<int> CopyToRecyclableStreamAsync(HttpClient client, Uri url)
     {
-        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(client);
+        using HttpResponseMessage response = await client.GetAsync(url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
         using RecyclableMemoryStream copy = RecyclableStreams.Manager.GetStream();
@@ -53,11 +66,12 @@ public class PooledPeers : DownloadBenchmark
         return (int)copy.Length;
     }
 
-    /// <summary>CommunityToolkit's <c>ArrayPoolBufferWriter&lt;byte&gt;</c>, filled read by read.</summary>
-    [Benchmark]
-    public async Task<int> ArrayPoolBufferWriter()
+    /// <summary>The body read into CommunityToolkit's <c>ArrayPoolBufferWriter&lt;byte&gt;</c>, which grows through <c>ArrayPool&lt;byte&gt;.Shared</c>.</summary>
+    /// <returns>The body's length.</returns>
+    public static async Task<int> FillBufferWriterAsync(HttpClient client, Uri url)
     {
-        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(client);
+        using HttpResponseMessage response = await client.GetAsync(url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
         using var writer = new ArrayPoolBufferWriter<byte>();
@@ -70,15 +84,16 @@ public class PooledPeers : DownloadBenchmark
         return writer.WrittenCount;
     }
 
-    /// <summary><c>PipeReader.Create(stream)</c>, then <c>ReadAtLeastAsync</c> of the whole body.</summary>
-    [Benchmark]
-    public async Task<int> PipeReader_ReadAtLeast()
+    /// <summary>A <c>PipeReader</c> over the body, asked once for at least <paramref name="size"/> bytes: it must know the size up front.</summary>
+    /// <returns>The body's length.</returns>
+    public static async Task<int> ReadAtLeastAsync(HttpClient client, Uri url, int size)
     {
-        using HttpResponseMessage response = await Client.GetAsync(_url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(client);
+        using HttpResponseMessage response = await client.GetAsync(url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
         PipeReader reader = PipeReader.Create(body);
-        ReadResult result = await reader.ReadAtLeastAsync(Size).ConfigureAwait(false);
+        ReadResult result = await reader.ReadAtLeastAsync(size).ConfigureAwait(false);
         int length = (int)result.Buffer.Length;
         reader.AdvanceTo(result.Buffer.End);
         await reader.CompleteAsync().ConfigureAwait(false);

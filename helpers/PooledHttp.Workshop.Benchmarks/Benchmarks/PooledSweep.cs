@@ -20,11 +20,11 @@ public class PooledSweep : DownloadBenchmark
 
     /// <summary><c>SendAsync</c> (body buffered) then <c>ReadAsByteArrayAsync</c> (copied out).</summary>
     [Benchmark(Baseline = true)]
-    public Task<int> Client_Send_GetByteArrayAsync() => SendThenReadAsByteArrayAsync(_url);
+    public Task<int> Client_Send_GetByteArrayAsync() => Downloads.SendThenReadAsByteArrayAsync(Client, _url);
 
     /// <summary>The helpers' pooled read.</summary>
     [Benchmark]
-    public Task<int> PooledRead() => PooledReadAsync(_url);
+    public Task<int> PooledRead() => Downloads.PooledReadAsync(Client, _url);
 
     /// <inheritdoc />
     protected override void Prepare() => _url = BenchmarkServer.Bytes(Size);

@@ -24,11 +24,11 @@ public class UnderLoad : DownloadBenchmark
 
     /// <summary><c>SendAsync</c> + <c>ReadAsByteArrayAsync</c>, the whole batch at once.</summary>
     [Benchmark(Baseline = true)]
-    public Task<long> Naive() => Downloads.BatchAsync(InFlight, () => SendThenReadAsByteArrayAsync(_url));
+    public Task<long> Naive() => Downloads.BatchAsync(InFlight, () => Downloads.SendThenReadAsByteArrayAsync(Client, _url));
 
     /// <summary>The pooled read on the default pool, <see cref="BodyPool.Shared"/>.</summary>
     [Benchmark]
-    public Task<long> Pooled() => Downloads.BatchAsync(InFlight, () => PooledReadAsync(_url));
+    public Task<long> Pooled() => Downloads.BatchAsync(InFlight, () => Downloads.PooledReadAsync(Client, _url));
 
     /// <summary>The pooled read on <c>BodyPool.Create(64, Size)</c>.</summary>
     [Benchmark]

@@ -123,7 +123,7 @@ public static class Charts
 
             bars.Add(Chart.Column<double, string, string>(
                 values,
-                Keys: categories.ToArray(),
+                Keys: categories.Select(WithCaveat).ToArray(),
                 Name: name,
                 MultiText: values.Select(v => v.ToString("#,0.#", System.Globalization.CultureInfo.InvariantCulture)).ToArray(),
                 TextPosition: StyleParam.TextPosition.Outside));
@@ -140,12 +140,27 @@ public static class Charts
     /// <summary>The traces on one chart; none gives an empty chart with its axes (an exercise not done yet has no rows), where Plotly.NET's combine would throw.</summary>
     private static GenericChart Combine(List<GenericChart> traces) => traces.Count == 0 ? Chart.Invisible() : Chart.Combine(traces);
 
+    /// <summary>
+    /// Strategies whose figure must never be read without a warning, with the warning: S0's known-length
+    /// read calls <c>ReadAsync</c> once and can stop early (chapter 04), so its bytes may be those of part of a body.
+    /// </summary>
+    private static readonly Dictionary<string, string> Caveats = new(StringComparer.Ordinal)
+    {
+        ["KnownLength_UseArrayPool"] = "partial read",
+    };
+
+    /// <summary><paramref name="label"/> with its strategy's caveat, on every chart that names it.</summary>
+    internal static string WithCaveat(string label)
+        => Caveats.FirstOrDefault(c => label.StartsWith(c.Key, StringComparison.Ordinal) && !label.Contains(c.Value, StringComparison.Ordinal)) is { Key: { } strategy } caveat
+            ? $"{strategy} ({caveat.Value}){label[strategy.Length..]}"
+            : label;
+
     private static GenericChart Bars(string name, IEnumerable<string> x, IEnumerable<double> y)
     {
         double[] values = y.ToArray();
         return Chart.Column<double, string, string>(
             values,
-            Keys: x.ToArray(),
+            Keys: x.Select(WithCaveat).ToArray(),
             Name: name,
             MultiText: values.Select(v => ByteUnits.Format(v)).ToArray(),
             TextPosition: StyleParam.TextPosition.Outside);
@@ -156,7 +171,7 @@ public static class Charts
             x.ToArray(),
             values.Select(plotted).ToArray(),
             ShowMarkers: true,
-            Name: name,
+            Name: WithCaveat(name),
             MultiText: values.Select(text).ToArray(),
             LineDash: dotted ? StyleParam.DrawingStyle.Dot : StyleParam.DrawingStyle.Solid);
 

@@ -13,7 +13,7 @@ namespace PooledHttp.Workshop.Measuring;
 /// <param name="Gen2">
 /// Gen2 collections per 1000 operations, counted in the one iteration BenchmarkDotNet's memory
 /// diagnoser runs. When that iteration holds only a few operations (a download of several MiB), it is a
-/// sample: 0 when no collection fell inside it, hundreds when one did. Chapter 04 counts the naive
+/// sample: 0 when no collection fell inside it, hundreds when one did. Chapter 04a counts the naive
 /// read over many downloads for comparison.
 /// </param>
 /// <param name="MeanNs">Mean time per operation, in nanoseconds. Only comparable within one run.</param>

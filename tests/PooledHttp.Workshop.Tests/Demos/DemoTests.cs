@@ -10,30 +10,6 @@ public class DemoTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     private const int OneMiB = 1024 * 1024;
 
     [Fact]
-    public async Task A_single_read_of_a_body_sent_in_pieces_is_partial_and_the_helpers_read_is_whole()
-    {
-        Uri url = fixture.Server.BytesUrl(OneMiB, contentLength: true, writes: 16);
-
-        ReadOutcome once = await KnownLengthPitfall.ReadOnceAsync(fixture.Client, url);
-        ReadOutcome whole = await KnownLengthPitfall.ReadWholeAsync(fixture.Client, url);
-
-        Assert.Equal(OneMiB, once.DeclaredLength);
-        Assert.InRange(once.BytesRead, 1, OneMiB - 1);
-        Assert.Equal(-1, once.FirstMismatch); // what it got is right; it just is not everything
-        Assert.False(once.IsWhole);
-        Assert.Contains("missing", once.ToString(), StringComparison.Ordinal);
-        Assert.True(whole.IsWhole, whole.ToString());
-    }
-
-    [Fact]
-    public async Task The_single_read_refuses_a_body_without_a_length()
-    {
-        InvalidOperationException error = await Assert.ThrowsAsync<InvalidOperationException>(
-            () => KnownLengthPitfall.ReadOnceAsync(fixture.Client, fixture.Server.BytesUrl(1000)));
-        Assert.Contains("Content-Length", error.Message, StringComparison.Ordinal);
-    }
-
-    [Fact]
     public async Task An_undisposed_streamed_response_starves_a_pool_of_one_until_it_is_disposed()
     {
         StarvationOutcome outcome = await ConnectionStarvation.DemonstrateAsync(fixture.Server.BytesUrl(OneMiB), TimeSpan.FromMilliseconds(500));
