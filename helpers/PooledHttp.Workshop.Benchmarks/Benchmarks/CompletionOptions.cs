@@ -22,45 +22,58 @@ public class CompletionOptions : DownloadBenchmark
 
     /// <summary>The default: <c>GetAsync</c> returns after the whole body sits in a buffer; then the stream over that buffer.</summary>
     [Benchmark(Baseline = true)]
-    public Task<bool> ContentRead_Stream() => GetStreamAsync(HttpCompletionOption.ResponseContentRead);
+    public Task<bool> ContentRead_Stream() => OpenStreamAsync(Client, _url, HttpCompletionOption.ResponseContentRead);
 
     /// <summary><c>ResponseHeadersRead</c>: <c>GetAsync</c> returns after the headers; the stream reads from the connection. Unread, the body is drained on dispose.</summary>
     [Benchmark]
-    public Task<bool> HeadersRead_Stream() => GetStreamAsync(HttpCompletionOption.ResponseHeadersRead);
+    public Task<bool> HeadersRead_Stream() => OpenStreamAsync(Client, _url, HttpCompletionOption.ResponseHeadersRead);
 
     /// <summary>The default completion option, then System.Text.Json over the buffered body.</summary>
     [Benchmark]
-    public Task<int> ContentRead_Deserialize() => DeserializeAsync(HttpCompletionOption.ResponseContentRead);
+    public Task<int> ContentRead_Deserialize() => DeserializeBooksAsync(Client, _url, HttpCompletionOption.ResponseContentRead);
 
     /// <summary><c>ResponseHeadersRead</c>, then System.Text.Json straight from the connection.</summary>
     [Benchmark]
-    public Task<int> HeadersRead_Deserialize() => DeserializeAsync(HttpCompletionOption.ResponseHeadersRead);
+    public Task<int> HeadersRead_Deserialize() => DeserializeBooksAsync(Client, _url, HttpCompletionOption.ResponseHeadersRead);
 
     /// <summary><c>GetFromJsonAsync</c>: the one-liner, which reads headers first and streams into the deserializer.</summary>
     [Benchmark]
-    public async Task<int> GetFromJsonAsync()
-        => (await Client.GetFromJsonAsync<Book[]>(_url, PooledJson.Options).ConfigureAwait(false))!.Length;
-
-    /// <inheritdoc />
-    protected override void Prepare() => _url = new Uri(BenchmarkServer.Address, $"/books?count={Books}");
+    public Task<int> GetFromJsonAsync() => GetBooksFromJsonAsync(Client, _url);
 
     /// <summary>Gets the response with <paramref name="option"/> and only opens its stream. Unread, a streamed body is drained on dispose.</summary>
-    private async Task<bool> GetStreamAsync(HttpCompletionOption option)
+    /// <returns>Whether the stream can be read.</returns>
+    public static async Task<bool> OpenStreamAsync(HttpClient client, Uri url, HttpCompletionOption option)
     {
-        using HttpResponseMessage response = await Client.GetAsync(_url, option).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(client);
+        using HttpResponseMessage response = await client.GetAsync(url, option).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         Stream stream = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
         return stream.CanRead;
     }
 
     /// <summary>Gets the response with <paramref name="option"/> and deserializes the books from its stream.</summary>
-    private async Task<int> DeserializeAsync(HttpCompletionOption option)
+    /// <returns>How many books came back.</returns>
+    public static async Task<int> DeserializeBooksAsync(HttpClient client, Uri url, HttpCompletionOption option)
     {
-        using HttpResponseMessage response = await Client.GetAsync(_url, option).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(client);
+        using HttpResponseMessage response = await client.GetAsync(url, option).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         Stream stream = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
         Book[] books = await JsonSerializer.DeserializeAsync<Book[]>(stream, PooledJson.Options).ConfigureAwait(false)
             ?? throw new JsonException("The books API returned null.");
         return books.Length;
     }
+
+    /// <summary>The books with <c>GetFromJsonAsync</c>.</summary>
+    /// <returns>How many books came back.</returns>
+    public static async Task<int> GetBooksFromJsonAsync(HttpClient client, Uri url)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        Book[] books = await client.GetFromJsonAsync<Book[]>(url, PooledJson.Options).ConfigureAwait(false)
+            ?? throw new JsonException("The books API returned null.");
+        return books.Length;
+    }
+
+    /// <inheritdoc />
+    protected override void Prepare() => _url = new Uri(BenchmarkServer.Address, $"/books?count={Books}");
 }

@@ -9,7 +9,7 @@ using PooledHttp.Content;
 namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>
-/// Chapter 04's floor and the pooled read's peers. The floor is what <see cref="HttpClient"/> costs per
+/// Chapter 04a's floor and the pooled read's peers. The floor is what <see cref="HttpClient"/> costs per
 /// request with no body allocation at all: headers read, the body streamed into one array allocated
 /// once for the whole run. Everything a strategy allocates above it is the strategy's own cost. The
 /// peers are what a reader would reach for instead of the pooled read.

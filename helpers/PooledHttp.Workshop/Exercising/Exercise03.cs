@@ -49,7 +49,7 @@ public sealed class Exercise03() : Exercise("E03", "E03_StreamTheBooks", "03-htt
 
             if (observer.Responses.Any(r => !r.Disposed))
             {
-                throw new ExerciseCheckFailedException($"{what}: the response was not disposed. With ResponseHeadersRead it holds the connection until you dispose it (chapter 03, section 6).");
+                throw new ExerciseCheckFailedException($"{what}: the response was not disposed. With ResponseHeadersRead it holds the connection until you dispose it (chapter 03, section 7).");
             }
         }
 
