@@ -36,7 +36,7 @@ public static class BookMessages
     internal static Book[] Read(ReadOnlySpan<byte> body) => Serializer.Deserialize<Book[]>(body);
 
     /// <summary><paramref name="content"/> labelled as protobuf.</summary>
-    internal static HttpContent AsProtobuf(HttpContent content)
+    public static HttpContent AsProtobuf(HttpContent content)
     {
         content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue(ContentType);
         return content;

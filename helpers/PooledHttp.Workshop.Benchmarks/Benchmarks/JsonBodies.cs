@@ -12,7 +12,7 @@ namespace PooledHttp.Workshop.Benchmarks;
 /// The two pooled ways of building a JSON body that S2 compared, and the POST they share, written once
 /// for <see cref="RequestBodies"/> (the whole request) and <see cref="SerializeThenSend"/> (its halves).
 /// </summary>
-internal static class JsonBodies
+public static class JsonBodies
 {
     /// <summary>The books as UTF-8 JSON in a pooled <c>ArrayPoolBufferWriter</c>, which doubles its one array as it fills. The caller disposes it, after the send.</summary>
     public static ArrayPoolBufferWriter<byte> ToBufferWriter(Book[] books)
@@ -38,6 +38,7 @@ internal static class JsonBodies
     /// <summary><paramref name="content"/> labelled as UTF-8 JSON.</summary>
     public static HttpContent AsJson(HttpContent content)
     {
+        ArgumentNullException.ThrowIfNull(content);
         content.Headers.ContentType = new MediaTypeHeaderValue(MediaTypeNames.Application.Json) { CharSet = "utf-8" };
         return content;
     }
@@ -45,6 +46,7 @@ internal static class JsonBodies
     /// <summary>POSTs <paramref name="content"/> to the sink and returns the byte count it answers with: a short body would show there.</summary>
     public static async Task<long> PostAsync(HttpClient client, Uri sink, HttpContent content)
     {
+        ArgumentNullException.ThrowIfNull(client);
         using var request = new HttpRequestMessage(HttpMethod.Post, sink) { Content = content };
         using HttpResponseMessage response = await client.SendAsync(request).ConfigureAwait(false);
         return await ReadCountAsync(response).ConfigureAwait(false);
@@ -53,6 +55,7 @@ internal static class JsonBodies
     /// <summary>The sink's answer: the number of bytes it received.</summary>
     public static async Task<long> ReadCountAsync(HttpResponseMessage response)
     {
+        ArgumentNullException.ThrowIfNull(response);
         response.EnsureSuccessStatusCode();
         return long.Parse(await response.Content.ReadAsStringAsync().ConfigureAwait(false), System.Globalization.CultureInfo.InvariantCulture);
     }

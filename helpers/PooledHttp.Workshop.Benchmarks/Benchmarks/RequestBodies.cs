@@ -8,6 +8,7 @@ using CommunityToolkit.HighPerformance.Buffers;
 using Microsoft.IO;
 using PooledHttp.Content;
 using PooledHttp.Workshop.Server;
+using static PooledHttp.Workshop.Benchmarks.JsonBodies; // the cells of chapter 05 show these helpers beside the strategies that call them
 
 namespace PooledHttp.Workshop.Benchmarks;
 
@@ -33,66 +34,108 @@ public class RequestBodies : DownloadBenchmark
 
     /// <summary>S2's baseline: Newtonsoft.Json to a string, sent as <see cref="StringContent"/>.</summary>
     [Benchmark(Baseline = true)]
-    public Task<long> Baseline()
-        => PostAsync(new StringContent(Newtonsoft.Json.JsonConvert.SerializeObject(_books), Encoding.UTF8, MediaTypeNames.Application.Json));
+    public Task<long> Baseline() => PostNewtonsoftStringAsync(Client, _sink, _books);
 
     /// <summary>System.Text.Json to a string, sent as <see cref="StringContent"/>.</summary>
     [Benchmark]
-    public Task<long> SystemTextJson()
-        => PostAsync(new StringContent(JsonSerializer.Serialize(_books, PooledJson.Options), Encoding.UTF8, MediaTypeNames.Application.Json));
+    public Task<long> SystemTextJson() => PostStringAsync(Client, _sink, _books);
 
-    /// <summary>
-    /// <see cref="Utf8JsonWriter"/> over CommunityToolkit's pooled <c>ArrayPoolBufferWriter</c>, sent as
-    /// <see cref="ReadOnlyMemoryContent"/>. The writer is disposed only after the send completes.
-    /// </summary>
+    /// <summary><see cref="Utf8JsonWriter"/> over CommunityToolkit's pooled <c>ArrayPoolBufferWriter</c>, sent as <see cref="ReadOnlyMemoryContent"/>.</summary>
     [Benchmark]
-    public async Task<long> SystemTextJson_ReadOnlyMemoryContent()
-    {
-        using var buffer = JsonBodies.ToBufferWriter(_books);
-        return await PostAsync(JsonBodies.AsJson(new ReadOnlyMemoryContent(buffer.WrittenMemory))).ConfigureAwait(false);
-    }
+    public Task<long> SystemTextJson_ReadOnlyMemoryContent() => PostBufferWriterAsync(Client, _sink, _books);
 
     /// <summary>Serialized into a <see cref="RecyclableMemoryStream"/>, rewound, sent as <see cref="StreamContent"/>.</summary>
     [Benchmark]
-    public async Task<long> RecyclableStreamAndStreamContent()
-    {
-        using RecyclableMemoryStream stream = JsonBodies.ToRecyclableStream(_books);
-        return await PostAsync(JsonBodies.AsJson(new StreamContent(stream))).ConfigureAwait(false);
-    }
+    public Task<long> RecyclableStreamAndStreamContent() => PostRecyclableStreamAsync(Client, _sink, _books);
 
-    /// <summary><see cref="JsonContent"/>: serializes while sending, chunked, with no Content-Length.</summary>
+    /// <summary><see cref="System.Net.Http.Json.JsonContent"/>: serializes while sending, chunked, with no Content-Length.</summary>
     [Benchmark]
-    public Task<long> JsonContent() => PostAsync(System.Net.Http.Json.JsonContent.Create(_books, options: PooledJson.Options));
+    public Task<long> JsonContent() => PostJsonContentAsync(Client, _sink, _books);
 
     /// <summary><c>PostAsJsonAsync</c>: <see cref="System.Net.Http.Json.JsonContent"/> plus a buffered response.</summary>
     [Benchmark]
-    public async Task<long> PostAsJsonAsync()
-    {
-        using HttpResponseMessage response = await Client.PostAsJsonAsync(_sink, _books, PooledJson.Options).ConfigureAwait(false);
-        return await JsonBodies.ReadCountAsync(response).ConfigureAwait(false);
-    }
+    public Task<long> PostAsJsonAsync() => PostWithPostAsJsonAsync(Client, _sink, _books);
 
-    /// <summary>The helpers' <see cref="PooledJsonContent"/>: serialized once into a pooled array, sent with a Content-Length.</summary>
+    /// <summary>The helpers' <see cref="Content.PooledJsonContent"/>: serialized once into a pooled array, sent with a Content-Length.</summary>
     [Benchmark]
-    public Task<long> PooledJsonContent() => PostAsync(Content.PooledJsonContent.Create(_books));
+    public Task<long> PooledJsonContent() => PostPooledJsonContentAsync(Client, _sink, _books);
 
     /// <summary>S2's binary row: the same books as protobuf, with protobuf-net, into the pooled buffer writer, sent as <see cref="ReadOnlyMemoryContent"/>.</summary>
     [Benchmark]
-    public async Task<long> Protobuf_ReadOnlyMemoryContent()
-    {
-        using var buffer = new ArrayPoolBufferWriter<byte>();
-        BookMessages.Write(buffer, _books);
-        return await PostAsync(BookMessages.AsProtobuf(new ReadOnlyMemoryContent(buffer.WrittenMemory))).ConfigureAwait(false);
-    }
+    public Task<long> Protobuf_ReadOnlyMemoryContent() => PostProtobufBufferWriterAsync(Client, _sink, _books);
 
     /// <summary>S2's other binary row: protobuf-net into a <see cref="RecyclableMemoryStream"/>, rewound, sent as <see cref="StreamContent"/>.</summary>
     [Benchmark]
-    public async Task<long> Protobuf_RecyclableStreamAndStreamContent()
+    public Task<long> Protobuf_RecyclableStreamAndStreamContent() => PostProtobufRecyclableStreamAsync(Client, _sink, _books);
+
+    /// <summary>Newtonsoft.Json to a string, sent as <see cref="StringContent"/>, which encodes it to UTF-8 again.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static Task<long> PostNewtonsoftStringAsync(HttpClient client, Uri sink, Book[] books)
+    {
+        string json = Newtonsoft.Json.JsonConvert.SerializeObject(books);
+        return PostAsync(client, sink, new StringContent(json, Encoding.UTF8, MediaTypeNames.Application.Json));
+    }
+
+    /// <summary>System.Text.Json to a string, sent as <see cref="StringContent"/>.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static Task<long> PostStringAsync(HttpClient client, Uri sink, Book[] books)
+    {
+        string json = JsonSerializer.Serialize(books, PooledJson.Options);
+        return PostAsync(client, sink, new StringContent(json, Encoding.UTF8, MediaTypeNames.Application.Json));
+    }
+
+    /// <summary>UTF-8 JSON into a pooled <c>ArrayPoolBufferWriter</c>, sent as <see cref="ReadOnlyMemoryContent"/>; the writer is disposed only after the send completes.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static async Task<long> PostBufferWriterAsync(HttpClient client, Uri sink, Book[] books)
+    {
+        using ArrayPoolBufferWriter<byte> buffer = ToBufferWriter(books);
+        return await PostAsync(client, sink, AsJson(new ReadOnlyMemoryContent(buffer.WrittenMemory))).ConfigureAwait(false);
+    }
+
+    /// <summary>UTF-8 JSON into a <see cref="RecyclableMemoryStream"/>, rewound, sent as <see cref="StreamContent"/>.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static async Task<long> PostRecyclableStreamAsync(HttpClient client, Uri sink, Book[] books)
+    {
+        using RecyclableMemoryStream stream = ToRecyclableStream(books);
+        return await PostAsync(client, sink, AsJson(new StreamContent(stream))).ConfigureAwait(false);
+    }
+
+    /// <summary><c>JsonContent</c>: serialized into the connection while it is sent, chunked.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static Task<long> PostJsonContentAsync(HttpClient client, Uri sink, Book[] books)
+        => PostAsync(client, sink, System.Net.Http.Json.JsonContent.Create(books, options: PooledJson.Options));
+
+    /// <summary><c>PostAsJsonAsync</c>: <c>JsonContent</c>, and the response buffered by the default completion option.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static async Task<long> PostWithPostAsJsonAsync(HttpClient client, Uri sink, Book[] books)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        using HttpResponseMessage response = await client.PostAsJsonAsync(sink, books, PooledJson.Options).ConfigureAwait(false);
+        return await ReadCountAsync(response).ConfigureAwait(false);
+    }
+
+    /// <summary>The helpers' <c>PooledJsonContent</c>: UTF-8 JSON in one pooled array it owns, sent with a Content-Length.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static Task<long> PostPooledJsonContentAsync(HttpClient client, Uri sink, Book[] books)
+        => PostAsync(client, sink, PooledHttp.Content.PooledJsonContent.Create(books));
+
+    /// <summary>protobuf-net into the pooled buffer writer, sent as <see cref="ReadOnlyMemoryContent"/>.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static async Task<long> PostProtobufBufferWriterAsync(HttpClient client, Uri sink, Book[] books)
+    {
+        using var buffer = new ArrayPoolBufferWriter<byte>();
+        BookMessages.Write(buffer, books);
+        return await PostAsync(client, sink, BookMessages.AsProtobuf(new ReadOnlyMemoryContent(buffer.WrittenMemory))).ConfigureAwait(false);
+    }
+
+    /// <summary>protobuf-net into a <see cref="RecyclableMemoryStream"/>, written as a stream (as the JSON row does), rewound, sent as <see cref="StreamContent"/>.</summary>
+    /// <returns>The bytes the sink received.</returns>
+    public static async Task<long> PostProtobufRecyclableStreamAsync(HttpClient client, Uri sink, Book[] books)
     {
         using RecyclableMemoryStream stream = RecyclableStreams.Manager.GetStream();
-        BookMessages.Write((Stream)stream, _books); // it is an IBufferWriter too: write as a stream, as the JSON row does
+        BookMessages.Write((Stream)stream, books);
         stream.Position = 0;
-        return await PostAsync(BookMessages.AsProtobuf(new StreamContent(stream))).ConfigureAwait(false);
+        return await PostAsync(client, sink, BookMessages.AsProtobuf(new StreamContent(stream))).ConfigureAwait(false);
     }
 
     /// <inheritdoc />
@@ -109,6 +152,4 @@ public class RequestBodies : DownloadBenchmark
         int perBook = JsonSerializer.SerializeToUtf8Bytes(Book.Catalogue(Sample), PooledJson.Options).Length / Sample;
         return Math.Max(1, jsonBytes / perBook);
     }
-
-    private Task<long> PostAsync(HttpContent content) => JsonBodies.PostAsync(Client, _sink, content);
 }

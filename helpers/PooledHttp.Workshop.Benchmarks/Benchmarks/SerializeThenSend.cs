@@ -1,5 +1,8 @@
 using BenchmarkDotNet.Attributes;
+using CommunityToolkit.HighPerformance.Buffers;
+using Microsoft.IO;
 using PooledHttp.Workshop.Server;
+using static PooledHttp.Workshop.Benchmarks.JsonBodies; // as chapter 05's cells call them
 
 namespace PooledHttp.Workshop.Benchmarks;
 
@@ -20,34 +23,34 @@ public class SerializeThenSend : DownloadBenchmark
 
     /// <summary>Serialize into the buffer writer, then drop it.</summary>
     [Benchmark]
-    public int Serialize_BufferWriter()
-    {
-        using var buffer = JsonBodies.ToBufferWriter(_books);
-        return buffer.WrittenCount;
-    }
+    public int Serialize_BufferWriter() => SerializeToBufferWriter(_books);
 
     /// <summary>Serialize into the recyclable stream, then drop it.</summary>
     [Benchmark]
-    public long Serialize_RecyclableStream()
-    {
-        using var stream = JsonBodies.ToRecyclableStream(_books);
-        return stream.Length;
-    }
+    public long Serialize_RecyclableStream() => SerializeToRecyclableStream(_books);
 
     /// <summary>Serialize into the buffer writer and POST it as <see cref="ReadOnlyMemoryContent"/>.</summary>
     [Benchmark]
-    public async Task<long> Post_BufferWriter()
-    {
-        using var buffer = JsonBodies.ToBufferWriter(_books);
-        return await JsonBodies.PostAsync(Client, _sink, JsonBodies.AsJson(new ReadOnlyMemoryContent(buffer.WrittenMemory))).ConfigureAwait(false);
-    }
+    public Task<long> Post_BufferWriter() => RequestBodies.PostBufferWriterAsync(Client, _sink, _books);
 
     /// <summary>Serialize into the recyclable stream and POST it as <see cref="StreamContent"/>.</summary>
     [Benchmark]
-    public async Task<long> Post_RecyclableStream()
+    public Task<long> Post_RecyclableStream() => RequestBodies.PostRecyclableStreamAsync(Client, _sink, _books);
+
+    /// <summary>The serializing half of <see cref="RequestBodies.PostBufferWriterAsync"/>.</summary>
+    /// <returns>The JSON's length.</returns>
+    public static int SerializeToBufferWriter(Book[] books)
     {
-        using var stream = JsonBodies.ToRecyclableStream(_books);
-        return await JsonBodies.PostAsync(Client, _sink, JsonBodies.AsJson(new StreamContent(stream))).ConfigureAwait(false);
+        using ArrayPoolBufferWriter<byte> buffer = ToBufferWriter(books);
+        return buffer.WrittenCount;
+    }
+
+    /// <summary>The serializing half of <see cref="RequestBodies.PostRecyclableStreamAsync"/>.</summary>
+    /// <returns>The JSON's length.</returns>
+    public static long SerializeToRecyclableStream(Book[] books)
+    {
+        using RecyclableMemoryStream stream = ToRecyclableStream(books);
+        return stream.Length;
     }
 
     /// <inheritdoc />
