@@ -12,7 +12,7 @@ namespace PooledHttp.Workshop.Benchmarks;
 public class Http2Post : IDisposable
 {
     /// <summary>S3's body size.</summary>
-    internal const int BodySize = 100_000;
+    public const int BodySize = 100_000;
     private readonly byte[] _body = new byte[BodySize];
     private HttpMessageInvoker _invoker = null!;
     private HttpRequestMessage _reused = null!;
@@ -33,7 +33,7 @@ public class Http2Post : IDisposable
         _sink = new Uri(address, "/sink");
         _version = Protocol == HttpProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
         _invoker = new HttpMessageInvoker(new SocketsHttpHandler { UseCookies = false, AllowAutoRedirect = false });
-        _reused = NewRequest();
+        _reused = NewRequest(_sink, _version, _body);
     }
 
     /// <summary>Disposes the invoker and the reused message.</summary>
@@ -51,22 +51,29 @@ public class Http2Post : IDisposable
 
     /// <summary>What most code does: a new message and content per request, over the same body bytes.</summary>
     [Benchmark]
-    public async Task<long> NewRequest_EachTime()
-    {
-        using HttpRequestMessage request = NewRequest();
-        return await SendAsync(_invoker, request).ConfigureAwait(false);
-    }
+    public Task<long> NewRequest_EachTime() => SendNewRequestAsync(_invoker, _sink, _version, _body);
 
-    private HttpRequestMessage NewRequest() => new(HttpMethod.Post, _sink)
+    /// <summary>S3's request: a POST of <paramref name="body"/> as <paramref name="version"/>, which must not fall back to another version.</summary>
+    public static HttpRequestMessage NewRequest(Uri sink, Version version, byte[] body) => new(HttpMethod.Post, sink)
     {
-        Version = _version,
+        Version = version,
         VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-        Content = new ByteArrayContent(_body),
+        Content = new ByteArrayContent(body),
     };
 
-    /// <summary>S3's send: the answer copied to nowhere; returns its declared length.</summary>
-    internal static async Task<long> SendAsync(HttpMessageInvoker invoker, HttpRequestMessage request)
+    /// <summary>A new request message for every send.</summary>
+    /// <returns>The answer's declared length.</returns>
+    public static async Task<long> SendNewRequestAsync(HttpMessageInvoker invoker, Uri sink, Version version, byte[] body)
     {
+        using HttpRequestMessage request = NewRequest(sink, version, body);
+        return await SendAsync(invoker, request).ConfigureAwait(false);
+    }
+
+    /// <summary>S3's send: the answer copied to nowhere.</summary>
+    /// <returns>The answer's declared length.</returns>
+    public static async Task<long> SendAsync(HttpMessageInvoker invoker, HttpRequestMessage request)
+    {
+        ArgumentNullException.ThrowIfNull(invoker);
         using HttpResponseMessage response = await invoker.SendAsync(request, CancellationToken.None).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         Stream stream = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);

@@ -10,8 +10,8 @@ namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// A Kestrel server on loopback for chapter 06: one port that speaks only HTTP/2 without TLS (h2c,
-/// "prior knowledge": the client must send <c>Version = 2.0</c> with
-/// <see cref="HttpVersionPolicy.RequestVersionExact"/>), and one that speaks only HTTP/1.1, both
+/// "prior knowledge": the client must send <c>Version = 2.0</c> with a policy that does not fall back to
+/// HTTP/1.1, such as <see cref="HttpVersionPolicy.RequestVersionExact"/>), and one that speaks only HTTP/1.1, both
 /// answering <c>POST /sink</c> with the number of body bytes received. <see cref="LocalServer"/>'s
 /// HttpListener cannot speak HTTP/2, hence this second server.
 /// </summary>
