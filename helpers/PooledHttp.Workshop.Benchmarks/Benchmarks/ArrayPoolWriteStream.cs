@@ -9,7 +9,7 @@ namespace PooledHttp.Workshop.Benchmarks;
 /// production version is <see cref="Buffers.PooledBufferStream"/>, which also enforces a limit on
 /// every write and can hand its buffer over.
 /// </summary>
-internal sealed class ArrayPoolWriteStream : Stream
+public sealed class ArrayPoolWriteStream : Stream
 {
     private byte[] _buffer;
     private int _length;
@@ -17,14 +17,19 @@ internal sealed class ArrayPoolWriteStream : Stream
     /// <summary>Rents a first array of <paramref name="initialCapacity"/> bytes.</summary>
     public ArrayPoolWriteStream(int initialCapacity) => _buffer = ArrayPool<byte>.Shared.Rent(initialCapacity);
 
+    /// <inheritdoc />
     public override bool CanRead => false;
 
+    /// <inheritdoc />
     public override bool CanSeek => false;
 
+    /// <inheritdoc />
     public override bool CanWrite => true;
 
+    /// <inheritdoc />
     public override long Length => _length;
 
+    /// <inheritdoc />
     public override long Position
     {
         get => _length;
@@ -34,8 +39,10 @@ internal sealed class ArrayPoolWriteStream : Stream
     /// <summary>The bytes written so far. Valid until the stream is disposed.</summary>
     public ArraySegment<byte> GetBuffer() => new(_buffer, 0, _length);
 
+    /// <inheritdoc />
     public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
 
+    /// <inheritdoc />
     public override void Write(ReadOnlySpan<byte> buffer)
     {
         ObjectDisposedException.ThrowIf(_buffer.Length == 0, this);
@@ -48,28 +55,35 @@ internal sealed class ArrayPoolWriteStream : Stream
         _length += buffer.Length;
     }
 
+    /// <inheritdoc />
     public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         Write(buffer.Span);
         return ValueTask.CompletedTask;
     }
 
+    /// <inheritdoc />
     public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
     {
         Write(buffer.AsSpan(offset, count));
         return Task.CompletedTask;
     }
 
+    /// <inheritdoc />
     public override void Flush()
     {
     }
 
+    /// <inheritdoc />
     public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
+    /// <inheritdoc />
     public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
 
+    /// <inheritdoc />
     public override void SetLength(long value) => throw new NotSupportedException();
 
+    /// <inheritdoc />
     protected override void Dispose(bool disposing)
     {
         if (disposing && _buffer.Length > 0)
