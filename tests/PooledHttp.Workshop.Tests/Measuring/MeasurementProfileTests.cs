@@ -10,18 +10,18 @@ namespace PooledHttp.Tests.Measuring;
 public class MeasurementProfileTests
 {
     [Theory]
-    [InlineData(null, 40)] // 4 sizes × 2 framings × 5 strategies
-    [InlineData("quick", 30)] // 16 MiB left out
+    [InlineData(null, 14)] // 7 sizes × 2 strategies
+    [InlineData("quick", 10)] // 16 KiB and 256 KiB left out
     public void BenchmarkDotNet_reads_the_profiles_sizes_when_it_builds_the_cases(string? profile, int cases)
     {
         string? before = Environment.GetEnvironmentVariable(MeasurementProfile.Variable);
         Environment.SetEnvironmentVariable(MeasurementProfile.Variable, profile);
         try
         {
-            BenchmarkRunInfo info = BenchmarkConverter.TypeToBenchmarks(typeof(PooledPeers), ManualConfig.CreateEmpty().AddJob(MeasurementProfile.CurrentJob));
+            BenchmarkRunInfo info = BenchmarkConverter.TypeToBenchmarks(typeof(PooledSweep), ManualConfig.CreateEmpty().AddJob(MeasurementProfile.CurrentJob));
             Assert.Equal(cases, info.BenchmarksCases.Length);
-            bool hasSixteen = info.BenchmarksCases.Any(c => (int)c.Parameters["Size"] == 16 * 1024 * 1024);
-            Assert.Equal(profile is null, hasSixteen);
+            bool hasQuarterMiB = info.BenchmarksCases.Any(c => (int)c.Parameters["Size"] == 256 * 1024);
+            Assert.Equal(profile is null, hasQuarterMiB);
         }
         finally
         {
