@@ -67,12 +67,24 @@ public static class Measure
     {
         ArgumentNullException.ThrowIfNull(benchmark);
         ArgumentNullException.ThrowIfNull(parameters);
-        return Run(notebook, environment, [MeasurementProfile.CurrentJob], [benchmark], config =>
-        {
-            BenchmarkRunInfo planned = BenchmarkConverter.TypeToBenchmarks(benchmark, config);
-            BenchmarkCase[] cases = [.. planned.BenchmarksCases.SelectMany(c => Combinations(parameters).Select(p => BenchmarkCase.Create(c.Descriptor, c.Job, p, c.Config)))];
-            return [new BenchmarkRunInfo(cases, benchmark, planned.Config)];
-        });
+        return Run(notebook, environment, [MeasurementProfile.CurrentJob], [benchmark], config => [Plan(benchmark, config, parameters)]);
+    }
+
+    /// <summary>
+    /// The cases of <paramref name="benchmark"/> with <paramref name="parameters"/> in place of its own: one per
+    /// method, job and combination. A class with parameter attributes plans one case per attribute value first;
+    /// those collapse to one per method and job before the given values apply.
+    /// </summary>
+    internal static BenchmarkRunInfo Plan(Type benchmark, IConfig config, IReadOnlyDictionary<string, object[]> parameters)
+    {
+        BenchmarkRunInfo planned = BenchmarkConverter.TypeToBenchmarks(benchmark, config);
+        BenchmarkCase[] cases =
+        [
+            .. planned.BenchmarksCases
+                .DistinctBy(c => (c.Descriptor, c.Job))
+                .SelectMany(c => Combinations(parameters).Select(p => BenchmarkCase.Create(c.Descriptor, c.Job, p, c.Config))),
+        ];
+        return new BenchmarkRunInfo(cases, benchmark, planned.Config);
     }
 
     private static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, IReadOnlyList<Job> jobs, Type[] benchmarks)

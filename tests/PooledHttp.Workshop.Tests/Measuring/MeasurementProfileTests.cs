@@ -30,6 +30,20 @@ public class MeasurementProfileTests
     }
 
     [Fact]
+    public void Parameters_given_to_Measure_replace_a_class_s_own_and_make_one_case_per_method_and_value()
+    {
+        // PooledSweep plans 7 sizes × 2 methods by itself; asked for 4 MiB alone, it must run 2 cases, not 14 copies.
+        IConfig config = ManualConfig.CreateEmpty().AddJob(MeasurementProfile.CurrentJob);
+        BenchmarkRunInfo plan = Measure.Plan(typeof(PooledSweep), config, new Dictionary<string, object[]> { ["Size"] = [4 * 1024 * 1024] });
+        Assert.Equal(2, plan.BenchmarksCases.Length);
+        Assert.All(plan.BenchmarksCases, c => Assert.Equal(4 * 1024 * 1024, (int)c.Parameters["Size"]));
+        Assert.Equal(["Client_Send_GetByteArrayAsync", "PooledRead"], plan.BenchmarksCases.Select(c => c.Descriptor.WorkloadMethod.Name).Order(StringComparer.Ordinal));
+
+        BenchmarkRunInfo two = Measure.Plan(typeof(PooledSweep), config, new Dictionary<string, object[]> { ["Size"] = [1024, 2048] });
+        Assert.Equal(4, two.BenchmarksCases.Length);
+    }
+
+    [Fact]
     public void The_quick_profile_leaves_out_only_the_sizes_it_names_and_keeps_their_order()
     {
         string? before = Environment.GetEnvironmentVariable(MeasurementProfile.Variable);
