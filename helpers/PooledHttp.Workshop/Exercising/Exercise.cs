@@ -64,6 +64,12 @@ public abstract class Exercise(string id, string className, string notebook, str
     ];
 
     /// <summary>
+    /// Runs the exercise as its chapter's cell does, with the servers that cell has, started here and
+    /// stopped after: what <c>tools/RunExercise</c> calls from a terminal.
+    /// </summary>
+    public abstract Task<ExerciseResult> RunAloneAsync();
+
+    /// <summary>
     /// Runs in the check process, against the learner's build: throws <see cref="ExerciseCheckFailedException"/>
     /// with a sentence for the learner when something is wrong, and returns what was checked when all held.
     /// A <see cref="NotImplementedException"/> from the stub means "not done yet".

@@ -35,6 +35,13 @@ public sealed class Exercise02() : Exercise("E02", "E02_ReadLoop", "02-the-5mb-d
     }
 
     /// <inheritdoc />
+    public override async Task<ExerciseResult> RunAloneAsync()
+    {
+        await using LocalServer server = LocalServer.Start();
+        return Run(server);
+    }
+
+    /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
         => CheckAsync(LearnerCode.Bind<ReadLoopExercise>(learner, ClassName, "ReadAsync"), cancellationToken);
 

@@ -32,6 +32,13 @@ public sealed class Exercise04() : Exercise("E04", "E04_PooledDownload", "04-poo
     }
 
     /// <inheritdoc />
+    public override async Task<ExerciseResult> RunAloneAsync()
+    {
+        await using LocalServer server = LocalServer.Start();
+        return Run(server);
+    }
+
+    /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
         => DownloadChecks.CheckAsync(LearnerCode.Bind<DownloadExercise>(learner, ClassName, "DownloadAsync"), inFlight: 1, cancellationToken);
 

@@ -30,6 +30,13 @@ public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-b
     }
 
     /// <inheritdoc />
+    public override async Task<ExerciseResult> RunAloneAsync()
+    {
+        await using LocalServer server = LocalServer.Start();
+        return Run(server);
+    }
+
+    /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
         => CheckAsync(LearnerCode.Bind<PostExercise>(learner, ClassName, "PostAsync"), cancellationToken);
 

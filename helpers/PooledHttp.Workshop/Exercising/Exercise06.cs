@@ -23,6 +23,13 @@ public sealed class Exercise06() : Exercise("E06", "E06_Http2Request", "06-http2
     }
 
     /// <inheritdoc />
+    public override async Task<ExerciseResult> RunAloneAsync()
+    {
+        await using Http2Server server = await Http2Server.StartAsync().ConfigureAwait(false);
+        return Run(server);
+    }
+
+    /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
         => CheckAsync(LearnerCode.Bind<RequestExercise>(learner, ClassName, "Create"), cancellationToken);
 

@@ -47,6 +47,13 @@ public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-
     }
 
     /// <inheritdoc />
+    public override async Task<ExerciseResult> RunAloneAsync()
+    {
+        await using LocalServer server = LocalServer.Start();
+        return Run(server);
+    }
+
+    /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
         => CheckPoolAsync(LearnerCode.Bind<Func<int, int, ArrayPool<byte>>>(learner, ClassName, "CreatePool"), cancellationToken);
 

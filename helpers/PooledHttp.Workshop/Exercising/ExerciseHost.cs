@@ -48,7 +48,7 @@ public static class ExerciseHost
         }
         catch (Exception e) when (NotImplemented(e) is { } stub)
         {
-            return new ExerciseCheck(ExerciseStatus.NotDone, $"Exercise not done yet: {exercise.File} is still the stub (\"{stub.Message}\"). Write it, save, and run this cell again.", build);
+            return new ExerciseCheck(ExerciseStatus.NotDone, $"Exercise not done yet: {exercise.File} is still the stub (\"{stub.Message}\"). Write it, save, and run it again.", build);
         }
         catch (ExerciseCheckFailedException e)
         {

@@ -64,6 +64,14 @@ public sealed record ExerciseResult(Exercise Exercise, ExerciseCheck Check, Meas
         return string.Create(CultureInfo.InvariantCulture, $"You predicted {predictedPerThousand:0.##} Gen2 collections per 1,000 operations; {Exercise.Label(Yours)} measured {measured:0.##}: {verdict}.");
     }
 
+    /// <summary>The chapter's rows for the same cases as the learner's, then the learner's: what <see cref="Chart"/> draws.</summary>
+    public IReadOnlyList<MeasuredRow> BesideRows(MeasurementResult chapter)
+    {
+        ArgumentNullException.ThrowIfNull(chapter);
+        MeasurementResult yours = Measured ?? new MeasurementResult([]);
+        return [.. Exercise.Beside(chapter, yours), .. yours];
+    }
+
     /// <summary>The learner's bar beside the chapter's rows for the same sizes, from <paramref name="chapter"/>, the chapter's own run.</summary>
     public Plotly.NET.GenericChart Chart(MeasurementResult chapter)
     {

@@ -1,0 +1,63 @@
+using PooledHttp.Tests.Support;
+using PooledHttp.Workshop.Exercising;
+
+namespace PooledHttp.Tests.Exercising;
+
+/// <summary>
+/// <c>tools/RunExercise</c>: an exercise from a terminal, through the same <c>ExerciseNN.Run</c> call as the
+/// chapter's cell, so the same verdicts and messages. It builds and benchmarks, so it runs alone.
+/// </summary>
+[Collection(SerialTests.Name)]
+public class RunExerciseTests
+{
+    private static readonly string Root = Repository.RepositoryTests.FindRoot();
+
+    /// <summary>The tool from its own build folder, in the configuration the tests were built in.</summary>
+    private static readonly string Tool = Path.Combine(Root, "tools", "RunExercise", "bin",
+        Path.GetFileName(Path.GetDirectoryName(Path.TrimEndingDirectorySeparator(AppContext.BaseDirectory)))!, "net10.0", "RunExercise.dll");
+
+    private static Task<ChildResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] arguments)
+        => ChildProcess.RunAsync("dotnet", [Tool, .. arguments], TimeSpan.FromMinutes(10), environment, workingDirectory: Root);
+
+    [Fact]
+    public async Task A_stub_is_reported_not_done_with_the_notebooks_message_and_a_failing_exit_code()
+    {
+        ChildResult run = await RunAsync(null, "E02", "--quick");
+
+        Assert.True(run.ExitCode == 1, run.Output + run.Error);
+        Assert.Contains("Exercise not done yet: exercises/E02_ReadLoop.cs is still the stub", run.Output, StringComparison.Ordinal);
+        Assert.Contains("E02  NotDone  exercises/E02_ReadLoop.cs", run.Output, StringComparison.Ordinal);
+        Assert.Contains("0 of 1 exercise(s) done.", run.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("Chart:", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_worked_solution_passes_is_measured_beside_the_chapters_rows_and_its_chart_is_written()
+    {
+        var solutions = new Dictionary<string, string> { [ExerciseRunner.ProjectVariable] = Path.Combine(Root, "tests", "ExerciseSolutions", "PooledHttp.Exercises.Solutions.csproj") };
+        ChildResult run = await RunAsync(solutions, "E05", "--quick");
+
+        Assert.True(run.ExitCode == 0, run.Output + run.Error);
+        Assert.Contains("E05 · post 2 MB of JSON with a Content-Length while allocating under 8 KiB: Passed", run.Output, StringComparison.Ordinal);
+        Assert.Contains("Goal: at most 8 KiB allocated per operation: met.", run.Output, StringComparison.Ordinal);
+        Assert.Matches(@"Beside the chapter's rows \((your latest run of the chapter|the reference run), data/results/(reference/)?05-request-bodies\.csv\)", run.Output);
+        Assert.Matches(@"\nYours\s+1\.91 MiB", run.Output);
+        string chart = System.Text.RegularExpressions.Regex.Match(run.Output, @"Chart: (.+\.html)").Groups[1].Value.Trim();
+        Assert.True(File.Exists(chart), $"no chart at '{chart}'");
+        Assert.Contains("Plotly.newPlot(", File.ReadAllText(chart), StringComparison.Ordinal);
+        Assert.Contains("E05  Passed, goal met", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Without_an_exercise_or_with_an_unknown_one_it_explains_itself_and_fails()
+    {
+        ChildResult none = await RunAsync(null);
+        Assert.Equal(2, none.ExitCode);
+        Assert.Contains("usage: dotnet run --project tools/RunExercise -- <E01..E07 | all> [--quick]", none.Error, StringComparison.Ordinal);
+        Assert.Contains("E04 (exercises/E04_PooledDownload.cs)", none.Error, StringComparison.Ordinal);
+
+        ChildResult unknown = await RunAsync(null, "E99");
+        Assert.Equal(2, unknown.ExitCode);
+        Assert.Contains("No exercise E99", unknown.Error, StringComparison.Ordinal);
+    }
+}
