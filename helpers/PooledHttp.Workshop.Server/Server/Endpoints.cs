@@ -33,6 +33,9 @@ internal static class Endpoints
             case "/bytes":
                 await BytesAsync(response, Int(query, "size"), Bool(query, "length"), Int(query, "writes", 1, min: 1), Int(query, "delayMs", DefaultWriteDelayMs, max: 10_000), Int(query, "skip", 0, max: Payload.Period - 1), bodies, stopping).ConfigureAwait(false);
                 break;
+            case "/gzip":
+                await GzipAsync(response, Int(query, "size"), Bool(query, "length"), stopping).ConfigureAwait(false);
+                break;
             case "/books":
                 byte[] json = Book.CatalogueJson(Int(query, "count", max: 1_000_000));
                 response.ContentType = "application/json; charset=utf-8";
@@ -99,6 +102,35 @@ internal static class Endpoints
         {
             bodies.Exit();
         }
+    }
+
+    /// <summary>The gzip of the first N payload bytes, made once per size: the pattern compresses to a few bytes per KiB.</summary>
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<int, byte[]> Compressed = new();
+
+    private static async Task GzipAsync(HttpListenerResponse response, int size, bool contentLength, CancellationToken stopping)
+    {
+        byte[] body = Compressed.GetOrAdd(size, static n =>
+        {
+            using var compressed = new MemoryStream();
+            using (var gzip = new System.IO.Compression.GZipStream(compressed, System.IO.Compression.CompressionLevel.Fastest, leaveOpen: true))
+            {
+                gzip.Write(Payload.Get(n));
+            }
+
+            return compressed.ToArray();
+        });
+        response.ContentType = "application/octet-stream";
+        response.AddHeader("Content-Encoding", "gzip");
+        if (contentLength)
+        {
+            response.ContentLength64 = body.Length; // the compressed length: what goes over the wire
+        }
+        else
+        {
+            response.SendChunked = true;
+        }
+
+        await response.OutputStream.WriteAsync(body, stopping).ConfigureAwait(false);
     }
 
     private static async Task SinkAsync(HttpListenerRequest request, HttpListenerResponse response, CancellationToken stopping)

@@ -19,6 +19,8 @@ namespace PooledHttp.Workshop.Server;
 /// <c>length=true</c>, written in K writes (default 1, as the source did), each flushed and followed by a pause of D ms
 /// (default 1) when K &gt; 1, the pattern started S bytes in (0 to 250), so that bodies fetched at once can differ.
 /// <see cref="BodiesInFlight"/> counts these bodies while they are written.</item>
+/// <item><c>/gzip?size=N[&amp;length=true]</c>: the same N pattern bytes, gzip-compressed (<c>Content-Encoding: gzip</c>), with the
+/// compressed length or chunked.</item>
 /// <item><c>/books?count=N</c>: a JSON array of N <see cref="Book"/>s, with a Content-Length.</item>
 /// <item><c>POST /sink</c>: drains the request body and answers with its length in bytes, as text.</item>
 /// <item><c>/status?code=N</c>: answers status N with a short text body.</item>
@@ -106,6 +108,9 @@ public sealed class LocalServer : IAsyncDisposable
     /// <summary>The address of a body sent as a real network sends it: in <paramref name="pace"/>'s writes, with its pauses between them.</summary>
     public Uri PacedBytesUrl(int size, bool contentLength, Pace pace)
         => Url(ServerPaths.PacedBytes(size, contentLength, pace));
+
+    /// <summary>The address of <c>/gzip</c>: <paramref name="size"/> pattern bytes, gzip-compressed on the wire.</summary>
+    public Uri GzipUrl(int size, bool contentLength = false) => Url(ServerPaths.Gzip(size, contentLength));
 
     /// <summary>The address of a chunked body of <paramref name="size"/> bytes whose connection is reset after <paramref name="after"/> bytes.</summary>
     public Uri ResetUrl(int size, int after)

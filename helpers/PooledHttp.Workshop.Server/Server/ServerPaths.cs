@@ -15,4 +15,8 @@ public static class ServerPaths
     /// <summary>The path and query of a paced <c>/bytes</c>: <paramref name="pace"/>'s writes, with its pauses between them.</summary>
     public static string PacedBytes(int size, bool contentLength, Pace pace)
         => Bytes(size, contentLength, pace.Writes) + string.Create(CultureInfo.InvariantCulture, $"&delayMs={pace.DelayMs}");
+
+    /// <summary>The path and query of <c>/gzip</c>: <paramref name="size"/> pattern bytes, sent gzip-compressed, with the compressed length or chunked.</summary>
+    public static string Gzip(int size, bool contentLength = false)
+        => string.Create(CultureInfo.InvariantCulture, $"gzip?size={size}&length={(contentLength ? "true" : "false")}");
 }
