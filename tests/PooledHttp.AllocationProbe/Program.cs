@@ -9,7 +9,7 @@ using PooledHttp.Buffers;
 
 if (args.Length < 2)
 {
-    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|pooled-4-per-size|pooled-no-budget|floor|bytearray <url>[,<url>...] [iterations] [warm-ups] [parallel]");
+    Console.Error.WriteLine("usage: PooledHttp.AllocationProbe pooled|pooled-4-per-size|pooled-no-budget|floor|bytearray|pooled-gzip|bytearray-gzip <url>[,<url>...] [iterations] [warm-ups] [parallel]");
     return 2;
 }
 
@@ -22,6 +22,8 @@ int warmups = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture)
 int parallel = args.Length > 4 ? int.Parse(args[4], CultureInfo.InvariantCulture) : 1;
 
 using var client = new HttpClient();
+// A client that asks for gzip and decompresses, as services often configure theirs: the body's length is then unknown.
+using var decompressing = new HttpClient(new SocketsHttpHandler { AutomaticDecompression = System.Net.DecompressionMethods.GZip });
 // The body pool as it first was: four arrays per size and no budget, kept for the life of the process.
 ArrayPool<byte> fourPerSize = ArrayPool<byte>.Create(BodyPool.MaxArrayLength, 4);
 // A pool with no budget: ArrayPool.Create's default of 50 arrays per size, kept for the life of the process.
@@ -35,6 +37,8 @@ Func<Uri, int, Task<int>> download = strategy switch
     "pooled-no-budget" => (url, _) => Downloads.PooledReadAsync(client, url, noBudget),
     "floor" => (url, slot) => Downloads.FloorAsync(client, url, floorBuffers[slot]),
     "bytearray" => async (url, _) => (await client.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
+    "pooled-gzip" => (url, _) => Downloads.PooledReadAsync(decompressing, url),
+    "bytearray-gzip" => async (url, _) => (await decompressing.GetByteArrayAsync(url).ConfigureAwait(false)).Length,
     _ => throw new ArgumentException($"unknown strategy '{strategy}'"),
 };
 
