@@ -12,12 +12,9 @@ public class RunExerciseTests
 {
     private static readonly string Root = Repository.RepositoryTests.FindRoot();
 
-    /// <summary>The tool from its own build folder, in the configuration the tests were built in.</summary>
-    private static readonly string Tool = Path.Combine(Root, "tools", "RunExercise", "bin",
-        Path.GetFileName(Path.GetDirectoryName(Path.TrimEndingDirectorySeparator(AppContext.BaseDirectory)))!, "net10.0", "RunExercise.dll");
-
+    /// <summary>The README's command, as a learner types it at the repository root.</summary>
     private static Task<ChildResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] arguments)
-        => ChildProcess.RunAsync("dotnet", [Tool, .. arguments], TimeSpan.FromMinutes(10), environment, workingDirectory: Root);
+        => ChildProcess.RunAsync("dotnet", ["run", "-c", "Release", "--project", Path.Combine("tools", "RunExercise"), "--", .. arguments], TimeSpan.FromMinutes(10), environment, workingDirectory: Root);
 
     [Fact]
     public async Task A_stub_is_reported_not_done_with_the_notebooks_message_and_a_failing_exit_code()
@@ -35,7 +32,9 @@ public class RunExerciseTests
     public async Task A_worked_solution_passes_is_measured_beside_the_chapters_rows_and_its_chart_is_written()
     {
         var solutions = new Dictionary<string, string> { [ExerciseRunner.ProjectVariable] = Path.Combine(Root, "tests", "ExerciseSolutions", "PooledHttp.Exercises.Solutions.csproj") };
-        ChildResult run = await RunAsync(solutions, "E05", "--quick");
+        // The default profile, as ExerciseRunTests measures the solutions: the quick one's few operations per
+        // iteration can carry one-off costs (515 KiB once, in CI) past the 8 KiB goal.
+        ChildResult run = await RunAsync(solutions, "E05");
 
         Assert.True(run.ExitCode == 0, run.Output + run.Error);
         Assert.Contains("E05 · post 2 MB of JSON with a Content-Length while allocating under 8 KiB: Passed", run.Output, StringComparison.Ordinal);
@@ -53,7 +52,7 @@ public class RunExerciseTests
     {
         ChildResult none = await RunAsync(null);
         Assert.Equal(2, none.ExitCode);
-        Assert.Contains("usage: dotnet run --project tools/RunExercise -- <E01..E07 | all> [--quick]", none.Error, StringComparison.Ordinal);
+        Assert.Contains("usage: dotnet run -c Release --project tools/RunExercise -- <E01..E07 | all> [--quick]", none.Error, StringComparison.Ordinal);
         Assert.Contains("E04 (exercises/E04_PooledDownload.cs)", none.Error, StringComparison.Ordinal);
 
         ChildResult unknown = await RunAsync(null, "E99");
