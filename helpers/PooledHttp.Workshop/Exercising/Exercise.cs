@@ -1,5 +1,6 @@
 using System.Reflection;
 using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
@@ -68,6 +69,14 @@ public abstract class Exercise(string id, string className, string notebook, str
     /// stopped after: what <c>tools/RunExercise</c> calls from a terminal.
     /// </summary>
     public abstract Task<ExerciseResult> RunAloneAsync();
+
+    /// <summary><paramref name="run"/> on a <see cref="LocalServer"/> started for it and stopped after: <see cref="RunAloneAsync"/> for most exercises.</summary>
+    protected static async Task<ExerciseResult> OnLocalServerAsync(Func<LocalServer, ExerciseResult> run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        await using LocalServer server = LocalServer.Start();
+        return run(server);
+    }
 
     /// <summary>
     /// Runs in the check process, against the learner's build: throws <see cref="ExerciseCheckFailedException"/>

@@ -35,11 +35,7 @@ public sealed class Exercise02() : Exercise("E02", "E02_ReadLoop", "02-the-5mb-d
     }
 
     /// <inheritdoc />
-    public override async Task<ExerciseResult> RunAloneAsync()
-    {
-        await using LocalServer server = LocalServer.Start();
-        return Run(server);
-    }
+    public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)

@@ -24,11 +24,7 @@ public sealed class Exercise03() : Exercise("E03", "E03_StreamTheBooks", "03-htt
     }
 
     /// <inheritdoc />
-    public override async Task<ExerciseResult> RunAloneAsync()
-    {
-        await using LocalServer server = LocalServer.Start();
-        return Run(server);
-    }
+    public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)

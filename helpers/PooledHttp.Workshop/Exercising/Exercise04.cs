@@ -32,11 +32,7 @@ public sealed class Exercise04() : Exercise("E04", "E04_PooledDownload", "04-poo
     }
 
     /// <inheritdoc />
-    public override async Task<ExerciseResult> RunAloneAsync()
-    {
-        await using LocalServer server = LocalServer.Start();
-        return Run(server);
-    }
+    public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)

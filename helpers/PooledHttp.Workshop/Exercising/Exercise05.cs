@@ -30,11 +30,7 @@ public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-b
     }
 
     /// <inheritdoc />
-    public override async Task<ExerciseResult> RunAloneAsync()
-    {
-        await using LocalServer server = LocalServer.Start();
-        return Run(server);
-    }
+    public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)

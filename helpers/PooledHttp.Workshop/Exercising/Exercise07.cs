@@ -47,11 +47,7 @@ public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-
     }
 
     /// <inheritdoc />
-    public override async Task<ExerciseResult> RunAloneAsync()
-    {
-        await using LocalServer server = LocalServer.Start();
-        return Run(server);
-    }
+    public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
     internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)

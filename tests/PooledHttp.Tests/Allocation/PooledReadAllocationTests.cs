@@ -17,7 +17,7 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
     /// download at 64 KiB and 1 MiB, 3.0 to 5.3 KiB at 16 MiB, chunked or not. The margin absorbs
     /// runtime and core-count differences; a regression to a body-sized allocation (64 KiB and up)
     /// or to a pool that misses (tens of KiB per download) still fails.</summary>
-    private const long BoundBytesPerOperation = 8 * 1024;
+    internal const long BoundBytesPerOperation = 8 * 1024;
 
     /// <summary>
     /// SocketsHttpHandler's content stream allocates a small state machine each time a read finds the
@@ -27,7 +27,10 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
     /// <c>GetByteArrayAsync</c> shows the same growth beyond its array. 1 KiB per MiB is four times that;
     /// a body-sized allocation is still a thousand times more.
     /// </summary>
-    private const long BoundBytesPerMiB = 1024;
+    internal const long BoundBytesPerMiB = 1024;
+
+    /// <summary>The most a pooled read of <paramref name="size"/> bytes may allocate: the constant part and the part per MiB.</summary>
+    internal static long Bound(long size) => BoundBytesPerOperation + (BoundBytesPerMiB * size / (1024 * 1024));
 
     [Theory]
     [InlineData(64 * 1024, false)]
@@ -41,7 +44,7 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
         (long perOperation, int length) = await ProbeProcess.MeasureAsync("pooled", fixture.Server.BytesUrl(size, contentLength), iterations: 100);
         Assert.Equal(size, length);
         output.WriteLine($"pooled read, {size:N0} bytes, {(contentLength ? "Content-Length" : "chunked")}: {perOperation:N0} B/op");
-        long bound = BoundBytesPerOperation + (BoundBytesPerMiB * size / (1024 * 1024));
+        long bound = Bound(size);
         Assert.True(perOperation <= bound, $"pooled read of {size:N0} bytes allocated {perOperation:N0} B/op, bound {bound:N0}");
     }
 
@@ -56,7 +59,7 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
         Uri[] urls = [.. sizes.SelectMany(size => new[] { fixture.Server.BytesUrl(size), fixture.Server.BytesUrl(size, contentLength: true) })];
         ProbeProcess.Measurement m = await ProbeProcess.MeasureAsync("pooled", urls, iterations: 4, warmups: 2, parallel: 1);
 
-        long bound = sizes.Sum(size => 2 * (BoundBytesPerOperation + (BoundBytesPerMiB * size / (1024 * 1024))));
+        long bound = sizes.Sum(size => 2 * Bound(size));
         output.WriteLine($"sweep of {urls.Length} downloads ({m.BodyLength:N0} body bytes): {m.BytesPerOperation:N0} B per sweep, bound {bound:N0}; heap after: {m.HeapAfter:N0} B");
         Assert.Equal(2L * sizes.Sum(size => (long)size), m.BodyLength);
         Assert.True(m.BytesPerOperation <= bound, $"a sweep allocated {m.BytesPerOperation:N0} B, bound {bound:N0}");
