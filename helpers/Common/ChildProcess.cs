@@ -33,7 +33,8 @@ internal static class ChildProcess
     /// <param name="until">Sees each line of standard output; the first it accepts ends the wait.</param>
     /// <param name="workingDirectory">The child's current directory; this process's when null.</param>
     /// <param name="echo">Also pass each line through to this process's standard output and error as it comes.</param>
-    public static async Task<ChildResult> RunAsync(string file, IEnumerable<string> arguments, TimeSpan timeout, IReadOnlyDictionary<string, string>? environment = null, Func<string, bool>? until = null, string? workingDirectory = null, bool echo = false)
+    /// <param name="started">Told the child's process id once it runs (chapter 09 attaches a diagnostics client to it).</param>
+    public static async Task<ChildResult> RunAsync(string file, IEnumerable<string> arguments, TimeSpan timeout, IReadOnlyDictionary<string, string>? environment = null, Func<string, bool>? until = null, string? workingDirectory = null, bool echo = false, Action<int>? started = null)
     {
         var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, CreateNoWindow = true, WorkingDirectory = workingDirectory ?? Environment.CurrentDirectory };
         foreach (string argument in arguments)
@@ -73,6 +74,7 @@ internal static class ChildProcess
 
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
+        started?.Invoke(process.Id);
         using var deadline = new CancellationTokenSource(timeout);
         Task exited = process.WaitForExitAsync(CancellationToken.None);
         Task first = await Task.WhenAny(exited, said.Task, Task.Delay(Timeout.Infinite, deadline.Token)).ConfigureAwait(false);

@@ -14,6 +14,12 @@ public static class BenchmarkServer
         ? new Uri(value)
         : throw new InvalidOperationException($"{ServerVariables.Address} is not set. Run benchmarks through Measure.Run, which starts them against the notebook's server.");
 
+    /// <summary>Another server's setting, handed over by <c>Measure.Run</c> like the address (chapter 09's Kestrel server).</summary>
+    /// <exception cref="InvalidOperationException">The variable is not set.</exception>
+    public static string Variable(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } value
+        ? value
+        : throw new InvalidOperationException($"{name} is not set. Run this benchmark through Measure.Run with the server's EnvironmentVariables.");
+
     /// <summary>The <c>/bytes</c> address for a body of <paramref name="size"/> bytes.</summary>
     public static Uri Bytes(int size, bool contentLength = false, int writes = 1)
         => new(Address, Server.ServerPaths.Bytes(size, contentLength, writes));

@@ -38,5 +38,5 @@ public sealed record Book(string Id, string Title, string Author, string Isbn)
     }
 
     /// <summary>The catalogue of <paramref name="count"/> books as UTF-8 JSON, built once per count.</summary>
-    internal static byte[] CatalogueJson(int count) => JsonCache.GetOrAdd(count, static n => JsonSerializer.SerializeToUtf8Bytes(Catalogue(n), PooledJson.Options));
+    public static byte[] CatalogueJson(int count) => JsonCache.GetOrAdd(count, static n => JsonSerializer.SerializeToUtf8Bytes(Catalogue(n), PooledJson.Options));
 }

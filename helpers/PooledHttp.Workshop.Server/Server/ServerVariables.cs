@@ -14,4 +14,10 @@ public static class ServerVariables
 
     /// <summary>Chapter 06's HTTP/1.1 address.</summary>
     public const string Http11Address = "POOLEDHTTP_H1";
+
+    /// <summary>Chapter 09's HTTPS address (HTTP/1.1 over TLS).</summary>
+    public const string HttpsAddress = "POOLEDHTTP_HTTPS";
+
+    /// <summary>Chapter 09's certificate for that address, base64 DER: the one certificate a benchmark's client trusts.</summary>
+    public const string HttpsCertificate = "POOLEDHTTP_HTTPS_CERT";
 }

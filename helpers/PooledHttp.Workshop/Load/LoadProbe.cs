@@ -5,6 +5,7 @@ using System.Text.Json;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
+using PooledHttp.Workshop.Watching;
 
 namespace PooledHttp.Workshop.Load;
 
@@ -59,13 +60,44 @@ public sealed class LoadProbe
     /// <param name="pace">How the server spreads each body over time; one write when <see langword="null"/>,
     /// which on loopback means downloads started together finish one after another.</param>
     /// <exception cref="InvalidOperationException">The probe failed; the message holds its error output.</exception>
-    public async Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace = null)
+    public Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace = null)
+        => RunAsync(strategy, server, size, contentLength, concurrency, downloads, pace, started: null);
+
+    /// <summary>
+    /// <see cref="RunAsync(string, LocalServer, int, bool, int, int, Pace?)"/>, watched from outside while it runs, as
+    /// <c>dotnet-counters</c> watches a server: the runtime's counters and the ArrayPool events, one interval a
+    /// second, handed to <paramref name="onInterval"/> as they come (<see cref="ProcessWatch"/>).
+    /// </summary>
+    /// <returns>The probe's own result, and every interval watched.</returns>
+    public async Task<(LoadResult Result, IReadOnlyList<CounterSecond> Intervals)> RunWatchedAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace, Action<IReadOnlyList<CounterSecond>>? onInterval)
+    {
+        Task<IReadOnlyList<CounterSecond>>? watch = null;
+        using var stop = new CancellationTokenSource();
+        LoadResult result;
+        try
+        {
+            result = await RunAsync(strategy, server, size, contentLength, concurrency, downloads, pace, started: pid => watch = ProcessWatch.WatchAsync(pid, onInterval, stop.Token)).ConfigureAwait(false);
+        }
+        finally
+        {
+            // The stream ends when the process exits; the timer only guards against one that never does.
+            stop.CancelAfter(WatchGrace);
+        }
+
+        IReadOnlyList<CounterSecond> intervals = watch is null ? [] : await watch.ConfigureAwait(false);
+        return (result, intervals);
+    }
+
+    /// <summary>How long the watch may outlive the probe: the session's last batch is on its way when the process exits.</summary>
+    private static readonly TimeSpan WatchGrace = TimeSpan.FromSeconds(5);
+
+    private async Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace, Action<int>? started)
     {
         ArgumentNullException.ThrowIfNull(server);
         Uri url = pace is { } paced ? server.PacedBytesUrl(size, contentLength, paced) : server.BytesUrl(size, contentLength);
         string[] arguments = [_dll, strategy, url.ToString(), Invariant(size), Invariant(concurrency), Invariant(downloads)];
         server.BodiesInFlight.ResetPeak();
-        (int exit, string stdout, string stderr, _) = await ChildProcess.RunAsync("dotnet", arguments, ProbeTimeout).ConfigureAwait(false);
+        (int exit, string stdout, string stderr, _) = await ChildProcess.RunAsync("dotnet", arguments, ProbeTimeout, started: started).ConfigureAwait(false);
         int overlap = server.BodiesInFlight.ResetPeak();
         if (exit != 0)
         {

@@ -1,0 +1,21 @@
+using System.Net;
+using PooledHttp.Workshop.Server;
+
+namespace PooledHttp.Workshop.Benchmarks;
+
+/// <summary>Chapter 09, section 5: a client for each <see cref="Wire"/>, set up as a service would set it up.</summary>
+public static class WireClients
+{
+    /// <summary>A client that decompresses gzip, one that trusts <paramref name="certificate"/> and nothing else, or one that speaks HTTP/2 only.</summary>
+    public static HttpClient Create(Wire wire, byte[] certificate) => wire switch
+    {
+        Wire.Gzip => new HttpClient(new SocketsHttpHandler { AutomaticDecompression = DecompressionMethods.GZip }),
+        Wire.Https => new HttpClient(PinnedCertificate.Handler(certificate)),
+        Wire.Http2 => new HttpClient
+        {
+            DefaultRequestVersion = HttpVersion.Version20,
+            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+        },
+        _ => throw new ArgumentOutOfRangeException(nameof(wire), wire, "Gzip, Https or Http2."),
+    };
+}

@@ -1,0 +1,52 @@
+using BenchmarkDotNet.Attributes;
+using PooledHttp.Workshop.Server;
+
+namespace PooledHttp.Workshop.Benchmarks;
+
+/// <summary>
+/// Chapter 09, section 5: <c>GetByteArrayAsync</c> against the pooled read when the body is gzip-compressed
+/// (no length once decompressed), comes over TLS, or comes over HTTP/2, at 1 MiB and 16 MiB.
+/// </summary>
+public class WireDownloads : IDisposable
+{
+    private HttpClient _client = null!;
+    private Uri _url = null!;
+
+    /// <summary>What the body crosses.</summary>
+    [Params(Wire.Gzip, Wire.Https, Wire.Http2)]
+    public Wire Wire { get; set; }
+
+    /// <summary>The body size, decompressed.</summary>
+    [Params(1024 * 1024, 16 * 1024 * 1024)]
+    public int Size { get; set; }
+
+    /// <summary><c>GetByteArrayAsync</c>: a new array of the body's size.</summary>
+    [Benchmark(Baseline = true)]
+    public Task<int> GetByteArrayAsync() => Downloads.GetByteArrayAsync(_client, _url);
+
+    /// <summary>The pooled read.</summary>
+    [Benchmark]
+    public Task<int> PooledRead() => Downloads.PooledReadAsync(_client, _url);
+
+    /// <summary>Creates the client for <see cref="Wire"/> and finds its server.</summary>
+    [GlobalSetup]
+    public void Setup()
+    {
+        byte[] certificate = Wire == Wire.Https ? Convert.FromBase64String(BenchmarkServer.Variable(ServerVariables.HttpsCertificate)) : [];
+        _client = WireClients.Create(Wire, certificate);
+        _url = Wire switch
+        {
+            Wire.Gzip => new Uri(BenchmarkServer.Address, ServerPaths.Gzip(Size)),
+            Wire.Https => new Uri(new Uri(BenchmarkServer.Variable(ServerVariables.HttpsAddress)), ServerPaths.Bytes(Size, contentLength: true)),
+            _ => new Uri(new Uri(BenchmarkServer.Variable(ServerVariables.Http2Address)), ServerPaths.Bytes(Size, contentLength: true)),
+        };
+    }
+
+    /// <summary>Disposes the client.</summary>
+    [GlobalCleanup]
+    public void Dispose()
+    {
+        _client?.Dispose();
+        GC.SuppressFinalize(this);
+    }
+}

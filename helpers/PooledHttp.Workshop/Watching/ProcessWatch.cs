@@ -1,0 +1,169 @@
+using System.Diagnostics.Tracing;
+using Microsoft.Diagnostics.NETCore.Client;
+using Microsoft.Diagnostics.Tracing;
+
+namespace PooledHttp.Workshop.Watching;
+
+/// <summary>
+/// Attaches to a running .NET process as <c>dotnet-counters</c> and <c>dotnet-trace</c> do, through the
+/// diagnostics IPC channel every .NET process opens (Microsoft.Diagnostics.NETCore.Client), and reads an
+/// EventPipe session with two providers: the runtime's counters (<c>System.Runtime</c>, one batch per
+/// second) and the <c>ArrayPool</c> events (<c>System.Buffers.ArrayPoolEventSource</c>). Nothing is
+/// added to the watched process: it is the same channel a production server offers.
+/// </summary>
+/// <remarks>
+/// The shell equivalents, for a server: <c>dotnet-counters monitor -p PID --counters System.Runtime</c>, and
+/// <c>dotnet-trace collect -p PID --providers System.Buffers.ArrayPoolEventSource</c> (see <see cref="CountersCommand"/>).
+/// </remarks>
+public static class ProcessWatch
+{
+    /// <summary>The runtime's counter provider.</summary>
+    public const string RuntimeProvider = "System.Runtime";
+
+    /// <summary>The shared pools' event provider.</summary>
+    public const string ArrayPoolProvider = "System.Buffers.ArrayPoolEventSource";
+
+    /// <summary>The counters' interval: dotnet-counters' default refresh.</summary>
+    private const int IntervalSeconds = 1;
+
+    /// <summary>How long to wait for the process's diagnostics channel to appear: a starting runtime opens it within milliseconds.</summary>
+    private static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(10);
+
+    /// <summary>The dotnet-counters command that shows the same counters for process <paramref name="processId"/>.</summary>
+    public static string CountersCommand(int processId)
+        => $"dotnet-counters monitor -p {processId} --counters {RuntimeProvider}[alloc-rate,gen-2-gc-count,loh-size,total-pause-time-by-gc]";
+
+    /// <summary>The dotnet-trace command that records the same pool events for process <paramref name="processId"/>.</summary>
+    public static string TraceCommand(int processId)
+        => $"dotnet-trace collect -p {processId} --providers {ArrayPoolProvider}:0:5";
+
+    /// <summary>
+    /// Watches process <paramref name="processId"/> until it exits or <paramref name="cancellationToken"/> fires,
+    /// calling <paramref name="onInterval"/> with every interval so far each time one completes.
+    /// </summary>
+    /// <returns>Every interval seen.</returns>
+    /// <exception cref="TimeoutException">The process opened no diagnostics channel in time (it exited, or diagnostics are disabled with DOTNET_EnableDiagnostics=0).</exception>
+    public static async Task<IReadOnlyList<CounterSecond>> WatchAsync(int processId, Action<IReadOnlyList<CounterSecond>>? onInterval, CancellationToken cancellationToken)
+    {
+        var client = new DiagnosticsClient(processId);
+        EventPipeProvider[] providers =
+        [
+            new(RuntimeProvider, EventLevel.Informational, keywords: 0, new Dictionary<string, string> { ["EventCounterIntervalSec"] = IntervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture) }),
+            new(ArrayPoolProvider, EventLevel.Verbose),
+        ];
+        using EventPipeSession session = await StartAsync(client, processId, providers, cancellationToken).ConfigureAwait(false);
+        var intervals = new IntervalBuilder(onInterval);
+        using CancellationTokenRegistration stop = cancellationToken.Register(() => _ = StopQuietlyAsync(session));
+        using var source = new EventPipeEventSource(session.EventStream);
+        source.Dynamic.All += intervals.Add;
+        // Process() returns when the stream ends: the process exited, or the session was stopped.
+        await Task.Run(source.Process, CancellationToken.None).ConfigureAwait(false);
+        return intervals.All;
+    }
+
+    /// <summary>Starts the session, retrying while the process's runtime has not opened its diagnostics channel yet.</summary>
+    private static async Task<EventPipeSession> StartAsync(DiagnosticsClient client, int processId, EventPipeProvider[] providers, CancellationToken cancellationToken)
+    {
+        DateTime giveUp = DateTime.UtcNow + ConnectTimeout;
+        while (true)
+        {
+            try
+            {
+                return await client.StartEventPipeSessionAsync(providers, requestRundown: false, circularBufferMB: 64, cancellationToken).ConfigureAwait(false);
+            }
+            catch (ServerNotAvailableException) when (DateTime.UtcNow < giveUp)
+            {
+                await Task.Delay(50, cancellationToken).ConfigureAwait(false);
+            }
+            catch (ServerNotAvailableException e)
+            {
+                throw new TimeoutException($"Process {processId} opened no diagnostics channel within {ConnectTimeout.TotalSeconds:0} s: has it exited, or is DOTNET_EnableDiagnostics=0 set?", e);
+            }
+        }
+    }
+
+    private static async Task StopQuietlyAsync(EventPipeSession session)
+    {
+        try
+        {
+            await session.StopAsync(CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException)
+        {
+            // The process exited first: the stream has ended already.
+        }
+    }
+
+    /// <summary>Folds the event stream into intervals: counters arrive in a batch per interval, pool events in between.</summary>
+    private sealed class IntervalBuilder(Action<IReadOnlyList<CounterSecond>>? onInterval)
+    {
+        private readonly List<CounterSecond> _all = [];
+        private readonly Dictionary<string, double> _batch = new(StringComparer.Ordinal);
+        private int _rents, _allocations;
+        private double _batchSecond = -1;
+
+        public IReadOnlyList<CounterSecond> All
+        {
+            get
+            {
+                Flush();
+                return _all;
+            }
+        }
+
+        public void Add(TraceEvent e)
+        {
+            if (e.ProviderName == ArrayPoolProvider)
+            {
+                if (e.EventName == "BufferRented")
+                {
+                    _rents++;
+                }
+                else if (e.EventName == "BufferAllocated")
+                {
+                    _allocations++;
+                }
+
+                return;
+            }
+
+            // An EventCounters event carries one struct, whose "Payload" field holds the counter's name and value.
+            if (e.EventName != "EventCounters" || e.PayloadValue(0) is not IDictionary<string, object> wrapper
+                || !wrapper.TryGetValue("Payload", out object? inner) || inner is not IDictionary<string, object> payload)
+            {
+                return;
+            }
+
+            double second = Math.Round(e.TimeStampRelativeMSec / 1000, 1);
+            if (_batch.Count > 0 && Math.Abs(second - _batchSecond) >= 0.5)
+            {
+                Flush(); // a new interval's batch began
+            }
+
+            _batchSecond = second;
+            string name = payload.TryGetValue("Name", out object? n) ? n as string ?? string.Empty : string.Empty;
+            object? value = payload.TryGetValue("Increment", out object? increment) ? increment : payload.TryGetValue("Mean", out object? mean) ? mean : null;
+            if (value is not null)
+            {
+                _batch[name] = Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture);
+            }
+        }
+
+        private void Flush()
+        {
+            if (_batch.Count == 0)
+            {
+                return;
+            }
+
+            // Incrementing counters (alloc-rate, gen-2-gc-count, total-pause-time-by-gc) report the interval's increase.
+            _all.Add(new CounterSecond(_batchSecond, Value("alloc-rate"), Value("gen-2-gc-count"), Value("loh-size"), Value("total-pause-time-by-gc"), _rents, _allocations));
+            _batch.Clear();
+            _rents = 0;
+            _allocations = 0;
+            onInterval?.Invoke(_all);
+        }
+
+        private double Value(string name) => _batch.TryGetValue(name, out double value) ? value : 0;
+    }
+}
