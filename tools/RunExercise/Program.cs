@@ -1,4 +1,4 @@
-// dotnet run -c Release --project tools/RunExercise -- <E01..E07 | all> [--quick]
+// dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]
 //
 // Runs an exercise exactly as its chapter's "Your turn" cell does: ExerciseNN.Run, with the servers
 // that cell has, builds exercises/, checks your code in a process of its own and, when the check passes,
@@ -13,7 +13,7 @@ string[] unknownOptions = [.. args.Where(a => a.StartsWith("--", StringCompariso
 if (args.Contains("--help") || ids.Length == 0 || unknownOptions.Length > 0)
 {
     Console.Error.WriteLine(unknownOptions.Length > 0 ? $"Unknown option {unknownOptions[0]}." : "Which exercise?");
-    Console.Error.WriteLine("usage: dotnet run -c Release --project tools/RunExercise -- <E01..E07 | all> [--quick]");
+    Console.Error.WriteLine("usage: dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]");
     Console.Error.WriteLine($"  exercises: {string.Join(", ", Exercise.All.Select(e => $"{e.Id} ({e.File})"))}");
     Console.Error.WriteLine("  --quick   the quick measuring profile: faster, rougher figures");
     return args.Contains("--help") && unknownOptions.Length == 0 ? 0 : 2;

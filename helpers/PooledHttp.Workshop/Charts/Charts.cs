@@ -137,6 +137,28 @@ public static class Charts
             .Chart;
     }
 
+    /// <summary>
+    /// Lines over time, one per series: chapter 09's counters, second by second, as <c>dotnet-counters</c> shows them.
+    /// A series with no points yet is drawn as an empty line, so a chart updated in place keeps its legend.
+    /// </summary>
+    /// <param name="title">The chart's title.</param>
+    /// <param name="yTitle">What the values are, with their unit.</param>
+    /// <param name="series">Each series' name and its points (seconds, value).</param>
+    public static GenericChart Timeline(string title, string yTitle, IReadOnlyDictionary<string, (double Second, double Value)[]> series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        var lines = series.Select(s => Chart.Line<double, double, string>(
+            s.Value.Select(p => p.Second).ToArray(),
+            s.Value.Select(p => p.Value).ToArray(),
+            ShowMarkers: true,
+            Name: s.Key)).ToList();
+        return ChartLayout.Of(Combine(lines), title, height: 420)
+            .Axis("xaxis", new AxisSpec("seconds since the process started"))
+            .Axis("yaxis", new AxisSpec(yTitle))
+            .LegendBelow()
+            .Chart;
+    }
+
     /// <summary>The traces on one chart; none gives an empty chart with its axes (an exercise not done yet has no rows), where Plotly.NET's combine would throw.</summary>
     private static GenericChart Combine(List<GenericChart> traces) => traces.Count == 0 ? Chart.Invisible() : Chart.Combine(traces);
 

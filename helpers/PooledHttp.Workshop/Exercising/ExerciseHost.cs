@@ -21,7 +21,7 @@ public static class ExerciseHost
         ArgumentNullException.ThrowIfNull(learner);
         if (args.Length != 2 || args[0] != "check")
         {
-            await Console.Error.WriteLineAsync("usage: check <E01..E07> (the notebooks' ExerciseNN.Run calls run this; run those instead)").ConfigureAwait(false);
+            await Console.Error.WriteLineAsync("usage: check <E01..E09> (the notebooks' ExerciseNN.Run calls run this; run those instead)").ConfigureAwait(false);
             return 2;
         }
 

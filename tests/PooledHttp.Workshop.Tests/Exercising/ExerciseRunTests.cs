@@ -63,7 +63,7 @@ public class ExerciseRunTests(ITestOutputHelper output)
         List<MeasuredRow> e01 = [.. results.Single(r => r.Exercise.Id == "E01").Measured!];
         Assert.Equal(2, e01.Count);
         Assert.Equal(1, e01.Max(r => r.PayloadBytes) - e01.Min(r => r.PayloadBytes));
-        Assert.Equal("Books=250", results.Single(r => r.Exercise.Id == "E03").Measured!.Single().Variant);
+        Assert.All(results.Where(r => r.Exercise.Id is "E03" or "E09"), r => Assert.Equal("Books=250", r.Measured!.Single().Variant));
         Assert.All(results.Where(r => r.Exercise.Id is "E02" or "E04" or "E05" or "E07").SelectMany(r => r.Measured!), row => Assert.NotNull(row.PayloadBytes));
 
         // The rows went where the chapter's own go, so the chapter's results file holds them too.

@@ -52,7 +52,7 @@ public class RunExerciseTests
     {
         ChildResult none = await RunAsync(null);
         Assert.Equal(2, none.ExitCode);
-        Assert.Contains("usage: dotnet run -c Release --project tools/RunExercise -- <E01..E07 | all> [--quick]", none.Error, StringComparison.Ordinal);
+        Assert.Contains("usage: dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]", none.Error, StringComparison.Ordinal);
         Assert.Contains("E04 (exercises/E04_PooledDownload.cs)", none.Error, StringComparison.Ordinal);
 
         ChildResult unknown = await RunAsync(null, "E99");
