@@ -18,6 +18,7 @@ declare -A main=(
   [06]="06-bytes-allocated-per-100-000-byte-post"
   [07]="07-kib-allocated-per-1-mib-download-by-downloads-in-flight"
   [08]="from-5-mb-to-a-few-kib"
+  [09]="09-kib-allocated-per-download-by-what-the-body-crosses"
 )
 mkdir -p "$docs"
 missing=0

@@ -7,7 +7,7 @@ namespace PooledHttp.Workshop.Benchmarks;
 public static class WireClients
 {
     /// <summary>A client that decompresses gzip, one that trusts <paramref name="certificate"/> and nothing else, or one that speaks HTTP/2 only.</summary>
-    public static HttpClient Create(Wire wire, byte[] certificate) => wire switch
+    public static HttpClient CreateClient(Wire wire, byte[] certificate) => wire switch
     {
         Wire.Gzip => new HttpClient(new SocketsHttpHandler { AutomaticDecompression = DecompressionMethods.GZip }),
         Wire.Https => new HttpClient(PinnedCertificate.Handler(certificate)),

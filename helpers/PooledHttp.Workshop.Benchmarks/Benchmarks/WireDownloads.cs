@@ -33,7 +33,7 @@ public class WireDownloads : IDisposable
     public void Setup()
     {
         byte[] certificate = Wire == Wire.Https ? Convert.FromBase64String(BenchmarkServer.Variable(ServerVariables.HttpsCertificate)) : [];
-        _client = WireClients.Create(Wire, certificate);
+        _client = WireClients.CreateClient(Wire, certificate);
         _url = Wire switch
         {
             Wire.Gzip => new Uri(BenchmarkServer.Address, ServerPaths.Gzip(Size)),

@@ -19,12 +19,13 @@ public sealed class Exercise09() : Exercise("E09", "E09_BooksClient", "09-your-s
     internal const int Books = 250;
 
     /// <summary>
-    /// The most one request may allocate: what chapter 09 measured for the lease read of 250 books (85.2 KiB on
-    /// the 2-core machine: the books themselves are most of it) plus the typed client's own resolve (1.5 KiB),
-    /// with 8 KiB to spare. Buffering the body as well (<c>ReadFromJsonAsync</c> after <c>GetAsync</c>) adds the
-    /// body's 27 KB and misses it.
+    /// The most one request may allocate: chapter 09 measured 101.1 KiB for the lease read of 250 books on the
+    /// 2-core machine (98.7 KiB of it the books themselves, deserialized from memory), and the typed client's
+    /// resolve adds 1.1 KiB; 10 KiB to spare. <c>ReadFromJsonAsync</c> after <c>GetAsync</c> buffers the body's
+    /// 27 KB first (126.9 KiB measured) and misses it. <c>GetFromJsonAsync</c> streams and costs the same as the
+    /// lease (101.4 KiB): a fair answer too, and the check lets it through.
     /// </summary>
-    private const long TargetPerRequest = 96 * 1024;
+    private const long TargetPerRequest = 112 * 1024;
 
     /// <inheritdoc />
     public override long? AllocationTarget => TargetPerRequest;

@@ -39,14 +39,22 @@ public sealed class LiveOutput
     public bool InNotebook => _handle is not null;
 
     /// <summary>Shows <paramref name="text"/> as a new output of the running cell, or on the console outside a notebook.</summary>
-    public static LiveOutput Show(string text)
+    public static LiveOutput Show(string text) => Show((object)text);
+
+    /// <summary>
+    /// Shows <paramref name="value"/> (a chart, for example: the kernel formats it as any displayed value) as a new
+    /// output of the running cell, to be replaced in place by <see cref="Update(object)"/>; outside a notebook, its text on the console.
+    /// </summary>
+    public static LiveOutput Show(object value)
     {
+        ArgumentNullException.ThrowIfNull(value);
+        string text = value as string ?? value.ToString() ?? string.Empty;
         (object? context, MethodInfo? display) = FindHostDisplay();
         if (context is not null && display is not null)
         {
             try
             {
-                object? handle = display.Invoke(null, [context, text, Array.Empty<string>()]);
+                object? handle = display.Invoke(null, [context, value, Array.Empty<string>()]);
                 MethodInfo? update = handle?.GetType().GetMethod("Update", [typeof(object)]);
                 if (handle is not null && update is not null)
                 {
@@ -64,15 +72,19 @@ public sealed class LiveOutput
     }
 
     /// <summary>Replaces the shown text.</summary>
-    public void Update(string text)
+    public void Update(string text) => Update((object)text);
+
+    /// <summary>Replaces the shown value with <paramref name="value"/>.</summary>
+    public void Update(object value)
     {
-        ArgumentNullException.ThrowIfNull(text);
+        ArgumentNullException.ThrowIfNull(value);
+        string text = value as string ?? value.ToString() ?? string.Empty;
         Text = text;
         if (_update is not null)
         {
             try
             {
-                _update.Invoke(_handle, [text]);
+                _update.Invoke(_handle, [value]);
                 return;
             }
             catch (TargetInvocationException)

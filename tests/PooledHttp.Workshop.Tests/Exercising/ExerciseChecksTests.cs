@@ -169,6 +169,53 @@ public class ExerciseChecksTests
     }
 
     [Fact]
+    public async Task The_typed_client_check_fails_a_buffered_body_a_swallowed_404_and_wrong_books_and_passes_the_lease()
+    {
+        // Each typed client gets a client over the observing handler, as the factory would give it one.
+        async Task<string> Check(Func<HttpClient, TypedBooksExercise> typedClient)
+        {
+            var observer = new ObservingHandler();
+            using var client = new HttpClient(observer, disposeHandler: false);
+            return await Exercise09.CheckAsync(() => typedClient(client), observer, None);
+        }
+
+        Func<HttpClient, TypedBooksExercise> buffered = http => async (url, token) =>
+        {
+            using HttpResponseMessage response = await http.GetAsync(url, token);
+            response.EnsureSuccessStatusCode();
+            return (await response.Content.ReadFromJsonAsync<Book[]>(PooledHttp.Content.PooledJson.Options, token))!;
+        };
+        Assert.Contains("buffered whole", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Check(buffered))).Message, StringComparison.Ordinal);
+
+        Func<HttpClient, TypedBooksExercise> swallowed = http => async (url, token) =>
+        {
+            using HttpResponseMessage response = await http.GetAsync(url, HttpCompletionOption.ResponseHeadersRead, token);
+            if (!response.IsSuccessStatusCode)
+            {
+                return [];
+            }
+
+            using PooledBuffer body = await response.ReadPooledAsync(cancellationToken: token);
+            return JsonSerializer.Deserialize<Book[]>(body.Span, PooledHttp.Content.PooledJson.Options)!;
+        };
+        Assert.Contains("404", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Check(swallowed))).Message, StringComparison.Ordinal);
+
+        Func<HttpClient, TypedBooksExercise> caseSensitive = http => async (url, token) =>
+        {
+            using PooledBuffer body = await http.GetPooledAsync(url, cancellationToken: token);
+            return JsonSerializer.Deserialize<Book[]>(body.Span)!; // default options: camelCase names do not bind, every string is null
+        };
+        Assert.Contains("not the ones the server sent", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Check(caseSensitive))).Message, StringComparison.Ordinal);
+
+        Func<HttpClient, TypedBooksExercise> lease = http => async (url, token) =>
+        {
+            using PooledBuffer body = await http.GetPooledAsync(url, cancellationToken: token);
+            return JsonSerializer.Deserialize<Book[]>(body.Span, PooledHttp.Content.PooledJson.Options)!;
+        };
+        Assert.Contains("2,500 books", await Check(lease), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task The_post_check_fails_a_chunked_body_and_passes_one_with_a_length()
     {
         // JsonContent serializes as it sends: no length, so the runtime sends it chunked.

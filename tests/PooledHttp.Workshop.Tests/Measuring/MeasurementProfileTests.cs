@@ -53,7 +53,8 @@ public class MeasurementProfileTests
             Assert.Equal([16 * 1024, 1024 * 1024, 16 * 1024 * 1024], NaiveDownload.Sizes);
             Assert.Equal([1024, 1024 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024], PooledSweep.Sizes);
             Environment.SetEnvironmentVariable(MeasurementProfile.Variable, "default");
-            Assert.Equal([16 * 1024, 256 * 1024, 1024 * 1024, 16 * 1024 * 1024], NaiveDownload.Sizes);
+            Assert.Equal([1024, 16 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024, 64 * 1024 * 1024], PooledSweep.Sizes);
+            Assert.Equal([16 * 1024, 1024 * 1024, 16 * 1024 * 1024], NaiveDownload.Sizes); // the same in both profiles
         }
         finally
         {

@@ -15,7 +15,7 @@ public class WireServerTests
     {
         using X509Certificate2 certificate = LoopbackCertificate.Create();
         await using WireServer server = await WireServer.StartAsync(certificate);
-        using HttpClient client = WireClients.Create(Wire.Http2, []);
+        using HttpClient client = WireClients.CreateClient(Wire.Http2, []);
 
         using HttpResponseMessage response = await client.GetAsync(server.Http2Url(1024 * 1024));
         byte[] body = await response.Content.ReadAsByteArrayAsync();
@@ -48,7 +48,7 @@ public class WireServerTests
         }
 
         byte[] certificateBytes = Convert.FromBase64String(server.EnvironmentVariables[ServerVariables.HttpsCertificate]);
-        using HttpClient pinned = WireClients.Create(Wire.Https, certificateBytes);
+        using HttpClient pinned = WireClients.CreateClient(Wire.Https, certificateBytes);
         using PooledBuffer body = await pinned.GetPooledAsync(url);
         Assert.Equal(64 * 1024, body.Length);
         Assert.Equal(-1, Payload.FirstMismatch(body.Span));
@@ -60,7 +60,7 @@ public class WireServerTests
     {
         using X509Certificate2 certificate = LoopbackCertificate.Create();
         await using WireServer server = await WireServer.StartAsync(certificate);
-        using HttpClient client = WireClients.Create(Wire.Http2, []);
+        using HttpClient client = WireClients.CreateClient(Wire.Http2, []);
         using HttpResponseMessage response = await client.GetAsync(new Uri(server.Http2Address, "/bytes?size=999999999"));
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         Assert.Contains("size must be", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
