@@ -11,4 +11,10 @@ public enum Wire
 
     /// <summary>HTTP/2 without TLS (h2c), asked for with <c>RequestVersionExact</c>.</summary>
     Http2,
+
+    /// <summary>
+    /// HTTP/2 as above, in a process where the runtime's dynamic HTTP/2 window sizing is switched off
+    /// (<see cref="WireDownloads.FixedWindowSwitch"/>): the stream's receive window stays at its initial size.
+    /// </summary>
+    Http2FixedWindow,
 }

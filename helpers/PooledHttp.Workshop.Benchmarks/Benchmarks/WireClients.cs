@@ -11,11 +11,11 @@ public static class WireClients
     {
         Wire.Gzip => new HttpClient(new SocketsHttpHandler { AutomaticDecompression = DecompressionMethods.GZip }),
         Wire.Https => new HttpClient(PinnedCertificate.Handler(certificate)),
-        Wire.Http2 => new HttpClient
+        Wire.Http2 or Wire.Http2FixedWindow => new HttpClient
         {
             DefaultRequestVersion = HttpVersion.Version20,
             DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
         },
-        _ => throw new ArgumentOutOfRangeException(nameof(wire), wire, "Gzip, Https or Http2."),
+        _ => throw new ArgumentOutOfRangeException(nameof(wire), wire, "Gzip, Https, Http2 or Http2FixedWindow."),
     };
 }

@@ -13,7 +13,7 @@ public class WireDownloads : IDisposable
     private Uri _url = null!;
 
     /// <summary>What the body crosses.</summary>
-    [Params(Wire.Gzip, Wire.Https, Wire.Http2)]
+    [Params(Wire.Gzip, Wire.Https, Wire.Http2, Wire.Http2FixedWindow)]
     public Wire Wire { get; set; }
 
     /// <summary>The body size, decompressed.</summary>
@@ -28,17 +28,29 @@ public class WireDownloads : IDisposable
     [Benchmark]
     public Task<int> PooledRead() => Downloads.PooledReadAsync(_client, _url);
 
+    /// <summary>
+    /// The runtime's switch for HTTP/2's dynamic window sizing (its environment variable is
+    /// <c>DOTNET_SYSTEM_NET_HTTP_SOCKETSHTTPHANDLER_HTTP2FLOWCONTROL_DISABLEDYNAMICWINDOWSIZING=1</c>). It applies to
+    /// the whole process and is read once, so it is set before the first request: each case has a process of its own.
+    /// </summary>
+    public const string FixedWindowSwitch = "System.Net.SocketsHttpHandler.Http2FlowControl.DisableDynamicWindowSizing";
+
     /// <summary>Creates the client for <see cref="Wire"/> and finds its server.</summary>
     [GlobalSetup]
     public void Setup()
     {
+        if (Wire == Wire.Http2FixedWindow)
+        {
+            AppContext.SetSwitch(FixedWindowSwitch, true);
+        }
+
         byte[] certificate = Wire == Wire.Https ? Convert.FromBase64String(BenchmarkServer.Variable(ServerVariables.HttpsCertificate)) : [];
         _client = WireClients.CreateClient(Wire, certificate);
         _url = Wire switch
         {
             Wire.Gzip => new Uri(BenchmarkServer.Address, ServerPaths.Gzip(Size)),
             Wire.Https => new Uri(new Uri(BenchmarkServer.Variable(ServerVariables.HttpsAddress)), ServerPaths.Bytes(Size, contentLength: true)),
-            _ => new Uri(new Uri(BenchmarkServer.Variable(ServerVariables.Http2Address)), ServerPaths.Bytes(Size, contentLength: true)),
+            _ => new Uri(new Uri(BenchmarkServer.Variable(ServerVariables.WireHttp2Address)), ServerPaths.Bytes(Size, contentLength: true)),
         };
     }
 

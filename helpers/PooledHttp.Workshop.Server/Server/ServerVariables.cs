@@ -15,6 +15,9 @@ public static class ServerVariables
     /// <summary>Chapter 06's HTTP/1.1 address.</summary>
     public const string Http11Address = "POOLEDHTTP_H1";
 
+    /// <summary>Chapter 09's HTTP/2 (h2c) address, serving <c>/bytes</c>: another server than chapter 06's, so both can run at once.</summary>
+    public const string WireHttp2Address = "POOLEDHTTP_WIRE_H2";
+
     /// <summary>Chapter 09's HTTPS address (HTTP/1.1 over TLS).</summary>
     public const string HttpsAddress = "POOLEDHTTP_HTTPS";
 

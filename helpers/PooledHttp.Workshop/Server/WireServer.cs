@@ -79,7 +79,7 @@ public sealed class WireServer : IAsyncDisposable
     /// <summary>The environment variables that hand both addresses, and the one certificate to trust, to a benchmark process.</summary>
     public IReadOnlyDictionary<string, string> EnvironmentVariables => new Dictionary<string, string>
     {
-        [ServerVariables.Http2Address] = Http2Address.ToString(),
+        [ServerVariables.WireHttp2Address] = Http2Address.ToString(),
         [ServerVariables.HttpsAddress] = HttpsAddress.ToString(),
         [ServerVariables.HttpsCertificate] = Convert.ToBase64String(_certificate),
     };

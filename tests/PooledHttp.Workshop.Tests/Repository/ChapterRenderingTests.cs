@@ -1,0 +1,127 @@
+using System.Net;
+using System.Text.Json.Nodes;
+using System.Text.RegularExpressions;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
+
+namespace PooledHttp.Tests.Repository;
+
+/// <summary>
+/// Every chapter can be read on GitHub with its results: <c>docs/chapters/NAME.md</c>, rendered from the reference
+/// run's executed notebook by <c>tools/RenderChapters</c>. These tests fail when a page no longer matches the
+/// executed notebook it claims to come from, that notebook no longer matches the chapter, or its figures are not
+/// the reference run's CSVs.
+/// </summary>
+public partial class ChapterRenderingTests
+{
+    private static readonly string Root = RepositoryTests.FindRoot();
+
+    public static TheoryData<string> Chapters()
+    {
+        var names = new TheoryData<string>();
+        foreach (string path in Directory.GetFiles(Path.Combine(Root, "notebooks"), "*.ipynb").Order(StringComparer.Ordinal))
+        {
+            names.Add(Path.GetFileNameWithoutExtension(path));
+        }
+
+        return names;
+    }
+
+    [Theory]
+    [MemberData(nameof(Chapters))]
+    public void The_executed_notebook_is_this_chapter_and_its_page_is_its_rendering(string name)
+    {
+        JsonObject executed = Stored(name);
+        var cells = (JsonArray)executed["cells"]!;
+        var committed = (JsonArray)JsonNode.Parse(File.ReadAllText(Path.Combine(Root, "notebooks", name + ".ipynb")))!["cells"]!;
+        Assert.True(committed.Count == cells.Count, $"{name}: the chapter has {committed.Count} cells, its reference execution {cells.Count}: run the series and tools/RenderChapters again.");
+        for (int i = 0; i < cells.Count; i++)
+        {
+            Assert.True(
+                (string?)cells[i]!["cell_type"] == (string?)committed[i]!["cell_type"] && Source(cells[i]!) == Source(committed[i]!),
+                $"{name}, cell {i}: the chapter changed since the reference run executed it; run the series and tools/RenderChapters again.");
+        }
+
+        string page = File.ReadAllText(Path.Combine(Root, ChapterRendering.PagesFolder, name + ".md"));
+        Assert.Equal(ChapterRendering.Markdown(name, executed), page);
+        foreach ((string picture, _) in ChapterRendering.Charts(name, executed))
+        {
+            var file = new FileInfo(Path.Combine(Root, ChapterRendering.PagesFolder, picture));
+            Assert.True(file.Exists && file.Length > 10_000, $"{name}: {picture} is missing or empty");
+        }
+
+        Assert.DoesNotContain("plotly.js (basic - minified)", File.ReadAllText(Path.Combine(Root, ChapterRendering.NotebooksFolder, name + ".ipynb")), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(Chapters))]
+    public void Every_figure_of_the_reference_csv_is_on_the_page(string name)
+    {
+        string csv = Path.Combine(Root, "data", "results", "reference", name + ".csv");
+        if (!File.Exists(csv))
+        {
+            Assert.DoesNotContain("<th>allocated / op</th>", File.ReadAllText(Path.Combine(Root, ChapterRendering.PagesFolder, name + ".md")), StringComparison.Ordinal);
+            return;
+        }
+
+        string page = WebUtility.HtmlDecode(File.ReadAllText(Path.Combine(Root, ChapterRendering.PagesFolder, name + ".md")));
+        List<string> missing = [.. ResultsCsv.Read(csv)
+            .Select(row => $"<td>{row.Strategy}</td><td>{(row.PayloadBytes is int size ? ByteUnits.Format(size) : "-")}</td><td>{row.Runtime}</td><td>{ByteUnits.Format(row.AllocatedBytes)}</td>")
+            .Where(cells => !page.Contains(cells, StringComparison.Ordinal))];
+        Assert.True(missing.Count == 0, $"{name}: rows of the reference CSV that no table on the page shows (another run's CSV?):\n{string.Join('\n', missing)}");
+    }
+
+    [Fact]
+    public void The_readme_links_every_chapters_page_and_every_page_links_resolve()
+    {
+        string readme = File.ReadAllText(Path.Combine(Root, "README.md"));
+        foreach (string name in Chapters().Select(row => (string)row[0]))
+        {
+            Assert.Contains($"(docs/chapters/{name}.md)", readme, StringComparison.Ordinal);
+            string page = File.ReadAllText(Path.Combine(Root, ChapterRendering.PagesFolder, name + ".md"));
+            foreach (Match link in LocalLink().Matches(page))
+            {
+                string target = link.Groups[1].Value.Split('#')[0];
+                string path = Path.GetFullPath(Path.Combine(Root, ChapterRendering.PagesFolder, target));
+                Assert.True(File.Exists(path) || Directory.Exists(path), $"{name}.md links {target}, which does not exist");
+            }
+        }
+    }
+
+    [Fact]
+    public void A_page_keeps_prose_code_and_text_draws_charts_as_pictures_and_leaves_plotly_js_out()
+    {
+        var notebook = (JsonObject)JsonNode.Parse("""
+            {"cells": [
+              {"cell_type": "markdown", "source": ["# 99 · Test\n", "See [04](04-pooled-buffers.ipynb#anchor), the [glossary](../docs/glossary.md) and [S0](https://example.org/x)."]},
+              {"cell_type": "code", "source": "Console.WriteLine(1);", "outputs": [
+                {"output_type": "display_data", "data": {"text/html": "<script type=\"text/javascript\">/** plotly.js */</script>"}},
+                {"output_type": "stream", "name": "stdout", "text": ["one\n", "two\n"]},
+                {"output_type": "display_data", "data": {"text/html": "<table>\n<tr><td>x</td></tr>\n</table>"}},
+                {"output_type": "display_data", "data": {"text/html": "<div><div id=\"a\"><!-- Plotly chart will be drawn inside this DIV --></div><script>var d={\"title\":{\"text\":\"99 · bytes \\u0026 more\"}}</script></div>"}}
+              ]}
+            ]}
+            """)!.AsObject();
+
+        string page = ChapterRendering.Markdown("99-test", ChapterRendering.WithoutPlotlyScript(notebook));
+
+        Assert.Contains("See [04](04-pooled-buffers.md#anchor), the [glossary](../../docs/glossary.md) and [S0](https://example.org/x).", page, StringComparison.Ordinal);
+        Assert.Contains("```csharp\nConsole.WriteLine(1);\n```\n\n```text\none\ntwo\n```", page, StringComparison.Ordinal);
+        Assert.Contains("<table> <tr><td>x</td></tr> </table>", page, StringComparison.Ordinal);
+        Assert.Contains("![99 · bytes &amp; more](img/99-test-01-3.png)", page, StringComparison.Ordinal);
+        Assert.DoesNotContain("plotly.js", page, StringComparison.Ordinal);
+        Assert.Equal(["img/99-test-01-3.png"], ChapterRendering.Charts("99-test", notebook).Select(c => c.Picture));
+    }
+
+    private static JsonObject Stored(string name)
+    {
+        string path = Path.Combine(Root, ChapterRendering.NotebooksFolder, name + ".ipynb");
+        Assert.True(File.Exists(path), $"{name}: no executed notebook in {ChapterRendering.NotebooksFolder}; run the series, then dotnet run --project tools/RenderChapters");
+        return (JsonObject)JsonNode.Parse(File.ReadAllText(path))!;
+    }
+
+    private static string Source(JsonNode cell) => cell["source"] is JsonArray lines ? string.Concat(lines.Select(l => (string?)l)) : (string?)cell["source"] ?? string.Empty;
+
+    [GeneratedRegex(@"\]\((?!https?:|#)([^)\s]+)\)")]
+    private static partial Regex LocalLink();
+}
