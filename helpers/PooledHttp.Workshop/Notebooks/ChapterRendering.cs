@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Net;
 using System.Text;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
@@ -114,7 +113,7 @@ public static partial class ChapterRendering
                     if (IsChart(html))
                     {
                         string title = ChartTitle().Match(html) is { Success: true } m ? Regex.Unescape(m.Groups[1].Value) : "chart";
-                        page.Append(CultureInfo.InvariantCulture, $"![{WebUtility.HtmlEncode(title)}]({Picture(name, i, k)})\n\n");
+                        page.Append(CultureInfo.InvariantCulture, $"![{title.Replace('[', '(').Replace(']', ')')}]({Picture(name, i, k)})\n\n");
                     }
                     else
                     {

@@ -75,7 +75,7 @@ public partial class ChapterRenderingTests
     public void The_readme_links_every_chapters_page_and_every_page_links_resolve()
     {
         string readme = File.ReadAllText(Path.Combine(Root, "README.md"));
-        foreach (string name in Chapters().Select(row => (string)row[0]))
+        foreach (string name in Directory.GetFiles(Path.Combine(Root, "notebooks"), "*.ipynb").Select(Path.GetFileNameWithoutExtension).OfType<string>())
         {
             Assert.Contains($"(docs/chapters/{name}.md)", readme, StringComparison.Ordinal);
             string page = File.ReadAllText(Path.Combine(Root, ChapterRendering.PagesFolder, name + ".md"));
@@ -108,7 +108,7 @@ public partial class ChapterRenderingTests
         Assert.Contains("See [04](04-pooled-buffers.md#anchor), the [glossary](../../docs/glossary.md) and [S0](https://example.org/x).", page, StringComparison.Ordinal);
         Assert.Contains("```csharp\nConsole.WriteLine(1);\n```\n\n```text\none\ntwo\n```", page, StringComparison.Ordinal);
         Assert.Contains("<table> <tr><td>x</td></tr> </table>", page, StringComparison.Ordinal);
-        Assert.Contains("![99 · bytes &amp; more](img/99-test-01-3.png)", page, StringComparison.Ordinal);
+        Assert.Contains("![99 · bytes & more](img/99-test-01-3.png)", page, StringComparison.Ordinal);
         Assert.DoesNotContain("plotly.js", page, StringComparison.Ordinal);
         Assert.Equal(["img/99-test-01-3.png"], ChapterRendering.Charts("99-test", notebook).Select(c => c.Picture));
     }
