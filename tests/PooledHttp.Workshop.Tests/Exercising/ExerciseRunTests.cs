@@ -148,6 +148,7 @@ public class ExerciseRunTests(ITestOutputHelper output)
             Exercise05.Run(server),
             Exercise06.Run(h2),
             Exercise07.Run(server),
+            Exercise09.Run(server),
         ];
     }
 
