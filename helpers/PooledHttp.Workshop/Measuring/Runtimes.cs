@@ -19,12 +19,20 @@ public static class Runtimes
     /// cannot be had is left out with a message, and the chapter measures the others.
     /// </summary>
     /// <param name="job">The measuring profile's job, usually <see cref="MeasurementProfile.CurrentJob"/>.</param>
-    public static IReadOnlyList<Job> All(Job job)
+    public static IReadOnlyList<Job> All(Job job) => Of(job, Compared);
+
+    /// <summary>
+    /// <paramref name="job"/> on .NET 8, the runtime the sources measured, and on the running one: for a chapter
+    /// whose story starts where the sources started and ends on your runtime (08), without the step between.
+    /// </summary>
+    public static IReadOnlyList<Job> SourcesAndCurrent(Job job) => Of(job, [8, Environment.Version.Major]);
+
+    private static List<Job> Of(Job job, IReadOnlyList<int> majors)
     {
         ArgumentNullException.ThrowIfNull(job);
         PrivateDotnet dotnet = PrivateDotnet.Ensure(Older, Console.WriteLine);
         var jobs = new List<Job>();
-        foreach (int major in Available(dotnet))
+        foreach (int major in Available(dotnet).Where(majors.Contains))
         {
             jobs.Add(OnRuntime(job, major, dotnet));
         }
@@ -39,7 +47,9 @@ public static class Runtimes
     {
         ArgumentNullException.ThrowIfNull(jobs);
         PrivateDotnet dotnet = PrivateDotnet.Ensure([]);
-        IEnumerable<string> fetched = Available(dotnet).Select(m => $".NET {dotnet.Versions[m]}");
+        IEnumerable<string> fetched = Available(dotnet)
+            .Where(m => jobs.Any(j => j.Environment.Runtime?.MsBuildMoniker == $"net{m}.0"))
+            .Select(m => $".NET {dotnet.Versions[m]}");
         string missing = dotnet.Problems.Count == 0 ? string.Empty : " Not measured: " + string.Join(" ", dotnet.Problems);
         return $"Measuring on {string.Join(", ", fetched.Append($".NET {Environment.Version} (this runtime)"))}: {jobs.Count} runtime(s) in one run, the older ones from the workshop's own dotnet root ({dotnet.Root}).{missing}";
     }

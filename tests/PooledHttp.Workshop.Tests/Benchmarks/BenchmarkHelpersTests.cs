@@ -36,6 +36,18 @@ public class BenchmarkHelpersTests
     }
 
     [Fact]
+    public void Chapter_08s_runtimes_are_the_sources_and_the_running_one_and_say_so()
+    {
+        IReadOnlyList<BenchmarkDotNet.Jobs.Job> jobs = Runtimes.SourcesAndCurrent(MeasurementProfile.Quick);
+        Assert.Equal(2, jobs.Count);
+        Assert.Equal("net8.0", ((BenchmarkDotNet.Environments.CoreRuntime)jobs[0].Environment.Runtime!).MsBuildMoniker);
+        Assert.Null(jobs[1].Environment.Runtime); // the running one, built by the installed SDK
+        string said = Runtimes.Describe(jobs);
+        Assert.Contains(".NET 8.0.", said, StringComparison.Ordinal);
+        Assert.DoesNotContain(".NET 9.0.", said, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Published_claims_come_from_the_data_folder_and_a_missing_one_says_so()
     {
         Assert.Equal(93, PublishedClaim.Of("S4", "books-250-stream").Percent);
