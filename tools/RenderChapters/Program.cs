@@ -40,7 +40,7 @@ try
         foreach ((string picture, string html) in ChapterRendering.Charts(name, kept))
         {
             string page = Path.Combine(scratch, Path.GetFileNameWithoutExtension(picture) + ".html");
-            File.WriteAllText(page, $"<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body style=\"margin:0\">{PlotlyHtml.Script()}{html}</body></html>");
+            File.WriteAllText(page, $"<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body style=\"margin:0\"><div style=\"display:none\">{PlotlyHtml.Script()}</div>{html}</body></html>");
             string png = Path.Combine(pages, picture);
             (int exit, _, string error, _) = await ChildProcess.RunAsync("bash", [Path.Combine(root, "tools", "render-chart.sh"), page, png, "1000", "560"], TimeSpan.FromMinutes(2));
             if (exit != 0)
