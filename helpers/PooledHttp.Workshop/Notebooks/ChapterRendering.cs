@@ -117,8 +117,9 @@ public static partial class ChapterRendering
                     }
                     else
                     {
-                        // GitHub shows tables and simple markup as they are; one line keeps Markdown from reading indented HTML as code.
-                        page.Append(html.Replace("\r", string.Empty, StringComparison.Ordinal).Replace("\n", " ", StringComparison.Ordinal).Trim()).Append("\n\n");
+                        // GitHub shows tables and simple markup as they are. An HTML block runs to the next blank line, so
+                        // blank lines inside it go (a <pre>'s line breaks stay); the blank line after it ends it.
+                        page.Append(BlankLines().Replace(html.Replace("\r", string.Empty, StringComparison.Ordinal), "\n").Trim()).Append("\n\n");
                     }
                 }
                 else if (data?["text/plain"] is JsonNode plain)
@@ -170,6 +171,9 @@ public static partial class ChapterRendering
     // A relative Markdown link target: not a URL, not an in-page anchor.
     [GeneratedRegex(@"\]\((?<target>(?!https?:|mailto:|#)[^)\s]+)\)")]
     private static partial Regex RelativeLink();
+
+    [GeneratedRegex(@"\n[ \t]*\n")]
+    private static partial Regex BlankLines();
 
     [GeneratedRegex(@"^(?<name>\d\d[a-z]?-[a-z0-9-]+)\.ipynb(?<anchor>#.*)?$")]
     private static partial Regex NotebookLink();
