@@ -46,7 +46,8 @@ public sealed class Exercise09() : Exercise("E09", "E09_BooksClient", "09-your-s
     {
         var observer = new ObservingHandler();
         await using ServiceProvider services = Register(learner, builder => builder.ConfigurePrimaryHttpMessageHandler(() => observer)).BuildServiceProvider();
-        return await CheckAsync(() => Resolve(learner, services), observer, cancellationToken).ConfigureAwait(false);
+        Func<IServiceProvider, TypedBooksExercise> resolve = Resolver(learner);
+        return await CheckAsync(() => resolve(services), observer, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>The check itself, for any typed client: the tests hand it known-bad ones too.</summary>
@@ -99,14 +100,16 @@ public sealed class Exercise09() : Exercise("E09", "E09_BooksClient", "09-your-s
         return services;
     }
 
-    /// <summary>A new instance of the learner's typed client from <paramref name="services"/>, its method bound as a delegate.</summary>
-    internal static TypedBooksExercise Resolve(Assembly learner, IServiceProvider services)
+    /// <summary>
+    /// The learner's class and method, found once; the function it returns resolves a new instance from a service
+    /// provider and binds its method, which is all a request does (the benchmark calls it per operation).
+    /// </summary>
+    internal static Func<IServiceProvider, TypedBooksExercise> Resolver(Assembly learner)
     {
         Type type = ClientType(learner);
-        object client = services.GetRequiredService(type);
         MethodInfo method = type.GetMethod("GetBooksAsync", BindingFlags.Public | BindingFlags.Instance)
             ?? throw new InvalidOperationException("E09_BooksClient.GetBooksAsync is missing or not a public instance method: keep the stub's signature.");
-        return (TypedBooksExercise?)Delegate.CreateDelegate(typeof(TypedBooksExercise), client, method, throwOnBindFailure: false)
+        return services => (TypedBooksExercise?)Delegate.CreateDelegate(typeof(TypedBooksExercise), services.GetRequiredService(type), method, throwOnBindFailure: false)
             ?? throw new InvalidOperationException("E09_BooksClient.GetBooksAsync has a different signature from the stub's: keep its parameters and return type.");
     }
 
@@ -123,6 +126,7 @@ public sealed class Exercise09() : Exercise("E09", "E09_BooksClient", "09-your-s
 public class Exercise09Benchmark : ExerciseBenchmark
 {
     private ServiceProvider _services = null!;
+    private Func<IServiceProvider, TypedBooksExercise> _resolve = null!;
     private Uri _url = null!;
 
     /// <summary>How many books the API returns (named as in <see cref="ServiceJson"/>, so the rows line up).</summary>
@@ -130,12 +134,13 @@ public class Exercise09Benchmark : ExerciseBenchmark
 
     /// <summary>Your typed client, resolved for the request.</summary>
     [Benchmark]
-    public Task<Book[]> Yours() => Exercise09.Resolve(Learner, _services)(_url, CancellationToken.None);
+    public Task<Book[]> Yours() => _resolve(_services)(_url, CancellationToken.None);
 
     /// <inheritdoc />
     protected override void PrepareExercise()
     {
         _services = Exercise09.Register(Learner).BuildServiceProvider();
+        _resolve = Exercise09.Resolver(Learner);
         _url = new Uri(BenchmarkServer.Address, string.Create(CultureInfo.InvariantCulture, $"/books?count={Books}"));
     }
 

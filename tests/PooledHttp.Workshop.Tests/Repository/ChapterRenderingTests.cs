@@ -16,16 +16,10 @@ public partial class ChapterRenderingTests
 {
     private static readonly string Root = RepositoryTests.FindRoot();
 
-    public static TheoryData<string> Chapters()
-    {
-        var names = new TheoryData<string>();
-        foreach (string path in Directory.GetFiles(Path.Combine(Root, "notebooks"), "*.ipynb").Order(StringComparer.Ordinal))
-        {
-            names.Add(Path.GetFileNameWithoutExtension(path));
-        }
+    public static TheoryData<string> Chapters() => [.. ChapterNames()];
 
-        return names;
-    }
+    private static IEnumerable<string> ChapterNames()
+        => Directory.GetFiles(Path.Combine(Root, "notebooks"), "*.ipynb").Order(StringComparer.Ordinal).Select(path => Path.GetFileNameWithoutExtension(path));
 
     [Theory]
     [MemberData(nameof(Chapters))]
@@ -90,7 +84,7 @@ public partial class ChapterRenderingTests
     public void The_readme_links_every_chapters_page_and_every_page_links_resolve()
     {
         string readme = File.ReadAllText(Path.Combine(Root, "README.md"));
-        foreach (string name in Directory.GetFiles(Path.Combine(Root, "notebooks"), "*.ipynb").Select(Path.GetFileNameWithoutExtension).OfType<string>())
+        foreach (string name in ChapterNames())
         {
             Assert.Contains($"(docs/chapters/{name}.md)", readme, StringComparison.Ordinal);
             string page = File.ReadAllText(Path.Combine(Root, ChapterRendering.PagesFolder, name + ".md"));
