@@ -16,7 +16,7 @@ namespace PooledHttp.Buffers;
 /// returns it exactly once; a second dispose does nothing. <see cref="DetachBuffer"/> hands the array
 /// to a <see cref="PooledBuffer"/> instead, after which the stream owns nothing and is disposed.</para>
 /// <para><b>After dispose.</b> Every member but <see cref="Dispose(bool)"/> and the <c>Can*</c> properties
-/// throws <see cref="ObjectDisposedException"/>. Memory obtained from <see cref="WrittenMemory"/>
+/// throws <see cref="ObjectDisposedException"/>, the asynchronous ones through their task. Memory obtained from <see cref="WrittenMemory"/>
 /// before dispose must not be used after it.</para>
 /// </remarks>
 [DebuggerDisplay("{DebuggerText,nq}")]
@@ -131,11 +131,15 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>Not supported: the stream only appends.</summary>
+    /// <summary>The bytes written so far; setting it is not supported: the stream only appends.</summary>
     public override long Position
     {
         get => Length;
-        set => throw new NotSupportedException("PooledBufferStream only appends.");
+        set
+        {
+            ThrowIfDisposed();
+            throw OnlyAppends();
+        }
     }
 
     /// <summary>
@@ -152,7 +156,11 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     }
 
     /// <inheritdoc />
-    public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
+    public override void Write(byte[] buffer, int offset, int count)
+    {
+        ValidateBufferArguments(buffer, offset, count);
+        Write(buffer.AsSpan(offset, count));
+    }
 
     /// <inheritdoc />
     public override void Write(ReadOnlySpan<byte> buffer)
@@ -166,15 +174,15 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     /// <inheritdoc />
     public override void WriteByte(byte value) => Write([value]);
 
-    /// <inheritdoc />
+    /// <summary>Writes synchronously; argument errors throw at the call, every other failure (cancellation, disposal,
+    /// the limit) comes through the returned task, as <see cref="MemoryStream"/>'s does.</summary>
     public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
     {
-        cancellationToken.ThrowIfCancellationRequested();
-        Write(buffer.AsSpan(offset, count));
-        return Task.CompletedTask;
+        ValidateBufferArguments(buffer, offset, count);
+        return WriteAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
     }
 
-    /// <inheritdoc />
+    /// <inheritdoc cref="WriteAsync(byte[], int, int, CancellationToken)"/>
     public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (cancellationToken.IsCancellationRequested)
@@ -182,8 +190,15 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
             return ValueTask.FromCanceled(cancellationToken);
         }
 
-        Write(buffer.Span);
-        return ValueTask.CompletedTask;
+        try
+        {
+            Write(buffer.Span);
+            return ValueTask.CompletedTask;
+        }
+        catch (Exception e) when (e is ObjectDisposedException or PayloadTooLargeException)
+        {
+            return ValueTask.FromException(e);
+        }
     }
 
     /// <inheritdoc />
@@ -226,22 +241,69 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         return _buffer.AsSpan(_length, room);
     }
 
-    /// <inheritdoc />
-    public override void Flush()
+    /// <summary>Does nothing: the bytes are in memory as soon as they are written.</summary>
+    public override void Flush() => ThrowIfDisposed();
+
+    /// <summary>Does nothing; a cancelled token or a disposed stream comes through the returned task.</summary>
+    public override Task FlushAsync(CancellationToken cancellationToken)
     {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled(cancellationToken);
+        }
+
+        return Volatile.Read(ref _disposed) != 0 ? Task.FromException(new ObjectDisposedException(GetType().Name)) : Task.CompletedTask;
     }
 
-    /// <inheritdoc />
-    public override Task FlushAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+    /// <summary>Not supported: the stream is write-only.</summary>
+    public override int Read(byte[] buffer, int offset, int count)
+    {
+        ThrowIfDisposed();
+        throw WriteOnly();
+    }
 
     /// <summary>Not supported: the stream is write-only.</summary>
-    public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException("PooledBufferStream is write-only; read WrittenMemory instead.");
+    public override int Read(Span<byte> buffer)
+    {
+        ThrowIfDisposed();
+        throw WriteOnly();
+    }
+
+    /// <summary>Not supported: the stream is write-only.</summary>
+    public override int ReadByte()
+    {
+        ThrowIfDisposed();
+        throw WriteOnly();
+    }
+
+    /// <summary>Not supported: the stream is write-only; the failure comes through the returned task.</summary>
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+    {
+        ValidateBufferArguments(buffer, offset, count);
+        return ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+    }
+
+    /// <summary>Not supported: the stream is write-only; the failure comes through the returned task.</summary>
+    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        => ValueTask.FromException<int>(Volatile.Read(ref _disposed) != 0 ? new ObjectDisposedException(GetType().Name) : WriteOnly());
 
     /// <summary>Not supported: the stream only appends.</summary>
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException("PooledBufferStream only appends.");
+    public override long Seek(long offset, SeekOrigin origin)
+    {
+        ThrowIfDisposed();
+        throw OnlyAppends();
+    }
 
     /// <summary>Not supported: the stream only appends.</summary>
-    public override void SetLength(long value) => throw new NotSupportedException("PooledBufferStream only appends.");
+    public override void SetLength(long value)
+    {
+        ThrowIfDisposed();
+        throw OnlyAppends();
+    }
+
+    private static NotSupportedException WriteOnly() => new("PooledBufferStream is write-only; read WrittenMemory instead.");
+
+    private static NotSupportedException OnlyAppends() => new("PooledBufferStream only appends.");
 
     /// <summary>Returns the rented array to the pool. Idempotent.</summary>
     protected override void Dispose(bool disposing)

@@ -33,7 +33,7 @@ internal static class BodyFraming
 
     /// <summary>The declared length of a response's body, or <see langword="null"/> when it is chunked or has no Content-Length.
     /// Call <see cref="HasNoBody"/> first: a response without a body may carry any Content-Length.</summary>
-    /// <exception cref="HttpIOException">Content-Length is invalid or has conflicting values (<see cref="HttpRequestError.InvalidResponse"/>).</exception>
+    /// <exception cref="HttpRequestException">Content-Length is invalid or has conflicting values (<see cref="HttpRequestError.InvalidResponse"/>).</exception>
     public static long? DeclaredLength(HttpResponseMessage response)
     {
         // Transfer-Encoding wins over Content-Length, whatever Content-Length says: the runtime does not read it then.
@@ -80,6 +80,6 @@ internal static class BodyFraming
         return declared;
     }
 
-    private static HttpIOException Invalid(string message)
-        => new(HttpRequestError.InvalidResponse, message + " Its framing cannot be trusted, so the response is refused (RFC 9112, section 6.3).");
+    private static HttpRequestException Invalid(string message)
+        => BodyFailure.Invalid(message + " Its framing cannot be trusted, so the response is refused (RFC 9112, section 6.3).");
 }

@@ -68,8 +68,17 @@ public static class PooledBodyReader
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the read; the rented array is returned first.</param>
     /// <returns>A buffer holding exactly the body; the caller must dispose it.</returns>
-    /// <exception cref="PayloadTooLargeException">The body, or its declared length, is over <paramref name="maxBytes"/>.</exception>
-    /// <exception cref="HttpIOException">The body is shorter or longer than <paramref name="declaredLength"/>, or the connection failed mid-body.</exception>
+    /// <remarks>Argument errors throw at the call; every other failure comes through the returned task.</remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="body"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxBytes"/> or <paramref name="declaredLength"/> is negative.</exception>
+    /// <exception cref="PayloadTooLargeException">The body, or its declared length, is over <paramref name="maxBytes"/>
+    /// (an <see cref="HttpRequestException"/> with <see cref="HttpRequestError.ConfigurationLimitExceeded"/>).</exception>
+    /// <exception cref="HttpRequestException">The body is shorter than <paramref name="declaredLength"/>
+    /// (<see cref="HttpRequestError.ResponseEnded"/>) or longer (<see cref="HttpRequestError.InvalidResponse"/>), or reading
+    /// it failed: the stream's <see cref="IOException"/> or <see cref="ObjectDisposedException"/> is the inner exception and
+    /// the error is the inner <see cref="HttpIOException"/>'s, <see cref="HttpRequestError.Unknown"/> otherwise, as
+    /// <see cref="HttpContent.ReadAsByteArrayAsync()"/> reports it.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public static ValueTask<PooledBuffer> ReadAsync(Stream body, long? declaredLength, int maxBytes = DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(body);
@@ -81,7 +90,7 @@ public static class PooledBodyReader
             ArgumentOutOfRangeException.ThrowIfNegative(declared, nameof(declaredLength));
             if (declared > maxBytes)
             {
-                throw new PayloadTooLargeException(maxBytes, declared);
+                return ValueTask.FromException<PooledBuffer>(new PayloadTooLargeException(maxBytes, declared));
             }
 
             return ReadKnownLengthAsync(body, (int)declared, pool, cancellationToken);
@@ -112,7 +121,7 @@ public static class PooledBodyReader
                 int read = await body.ReadAsync(array.AsMemory(filled, want), cancellationToken).ConfigureAwait(false);
                 if (read == 0)
                 {
-                    throw new HttpIOException(HttpRequestError.ResponseEnded, $"The body ended after {filled:N0} of the {length:N0} bytes its Content-Length declared.");
+                    throw BodyFailure.Ended($"The body ended after {filled:N0} of the {length:N0} bytes its Content-Length declared.");
                 }
 
                 filled += read;
@@ -124,16 +133,16 @@ public static class PooledBodyReader
                 : await HasMoreAsync(body, pool, cancellationToken).ConfigureAwait(false);
             if (more)
             {
-                throw new HttpIOException(HttpRequestError.InvalidResponse, $"The body is longer than the {length:N0} bytes its Content-Length declared.");
+                throw BodyFailure.Invalid($"The body is longer than the {length:N0} bytes its Content-Length declared.");
             }
 
             var lease = new PooledBuffer(length == 0 ? null : pool, array, length);
             array = null;
             return lease;
         }
-        catch (IOException e) when (IsConnectionFailure(e))
+        catch (Exception e) when (BodyFailure.IsStreamFailure(e))
         {
-            throw ConnectionFailed(e);
+            throw BodyFailure.StreamFailed(e);
         }
         finally
         {
@@ -143,16 +152,6 @@ public static class PooledBodyReader
             }
         }
     }
-
-    /// <summary>A failure of the transport (a reset, a socket error), as opposed to this reader's own verdicts.</summary>
-    private static bool IsConnectionFailure(IOException e) => e is not HttpIOException and not PayloadTooLargeException;
-
-    /// <summary>
-    /// The documented exception for a connection that failed mid-body, as the runtime's own buffered
-    /// reads report it; the transport's exception stays as the inner one.
-    /// </summary>
-    private static HttpIOException ConnectionFailed(IOException e)
-        => new(HttpRequestError.ResponseEnded, $"The connection failed before the body was complete: {e.Message}", e);
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
@@ -189,9 +188,9 @@ public static class PooledBodyReader
             // Ownership moves to the lease; the using above then disposes an empty stream.
             return buffer.DetachBuffer();
         }
-        catch (IOException e) when (IsConnectionFailure(e))
+        catch (Exception e) when (BodyFailure.IsStreamFailure(e))
         {
-            throw ConnectionFailed(e);
+            throw BodyFailure.StreamFailed(e);
         }
     }
 

@@ -24,16 +24,18 @@ public static class PooledHttpClientExtensions
 {
     /// <summary>
     /// GETs <paramref name="requestUri"/> and returns its body in a pooled buffer. The request is built as
-    /// <see cref="HttpClient.GetAsync(Uri)"/> builds it: with the client's <see cref="HttpClient.DefaultRequestVersion"/>
-    /// and <see cref="HttpClient.DefaultVersionPolicy"/>. Everything else is <see cref="SendPooledAsync"/>'s.
+    /// <see cref="HttpClient.GetByteArrayAsync(Uri?)"/> builds it: with the client's <see cref="HttpClient.DefaultRequestVersion"/>
+    /// and <see cref="HttpClient.DefaultVersionPolicy"/>, and a <see langword="null"/> or relative address resolved
+    /// against <see cref="HttpClient.BaseAddress"/>. Everything else is <see cref="SendPooledAsync"/>'s.
     /// </summary>
     /// <param name="client">The client.</param>
-    /// <param name="requestUri">The address.</param>
+    /// <param name="requestUri">The address; <see langword="null"/> means the client's <see cref="HttpClient.BaseAddress"/>.</param>
     /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
     /// <inheritdoc cref="SendPooledAsync" path="/exception"/>
-    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, Uri requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    /// <inheritdoc cref="SendPooledAsync" path="/returns"/>
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, Uri? requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(client);
         var request = new HttpRequestMessage(HttpMethod.Get, requestUri)
@@ -44,63 +46,137 @@ public static class PooledHttpClientExtensions
         return client.SendPooledAsync(request, maxBytes, pool, cancellationToken);
     }
 
-    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri, int?, ArrayPool{byte}?, CancellationToken)"/>
-    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
-        => client.GetPooledAsync(new Uri(requestUri, UriKind.RelativeOrAbsolute), maxBytes, pool, cancellationToken);
+    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string? requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+        => client.GetPooledAsync(string.IsNullOrEmpty(requestUri) ? null : new Uri(requestUri, UriKind.RelativeOrAbsolute), maxBytes, pool, cancellationToken);
 
     /// <summary>
     /// Sends <paramref name="request"/>, checks for a success status, and returns the body in a pooled
-    /// buffer. The request and the response are both disposed before this returns. The client's
-    /// <see cref="HttpClient.Timeout"/> covers the whole exchange, headers and body, as it does for
-    /// <see cref="HttpClient.GetByteArrayAsync(Uri)"/>. The body is framed as <see cref="ReadPooledAsync"/> frames it.
+    /// buffer. The request and the response are both disposed before this returns, on every path, a refused
+    /// argument included. The exchange, headers and body, ends as <see cref="HttpClient.GetByteArrayAsync(Uri?, CancellationToken)"/>
+    /// ends: at the client's <see cref="HttpClient.Timeout"/>, at <paramref name="cancellationToken"/>, or at the
+    /// client's <see cref="HttpClient.CancelPendingRequests"/> or <see cref="HttpClient.Dispose(bool)"/>, and it fails
+    /// with the exceptions that method throws for the same failure. The body is framed as <see cref="ReadPooledAsync"/> frames it.
     /// </summary>
     /// <param name="client">The client.</param>
     /// <param name="request">The request; sent as it is (its version included) and disposed.</param>
     /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
-    /// <exception cref="HttpRequestException">The status code is not a success; its <see cref="HttpRequestException.StatusCode"/> says which.</exception>
-    /// <exception cref="PayloadTooLargeException">The body is over the limit.</exception>
-    /// <exception cref="HttpIOException">The Content-Length is invalid or has conflicting values (RFC 9112 §6.3), the body is shorter or longer than it, or the connection dropped.</exception>
-    /// <exception cref="TaskCanceledException">The client's timeout elapsed (its inner exception is a <see cref="TimeoutException"/>, as with <see cref="HttpClient"/>), or <paramref name="cancellationToken"/> was cancelled.</exception>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public static async ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    /// <returns>A buffer holding exactly the body; the caller owns it and must dispose it.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="request"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxBytes"/> is negative.</exception>
+    /// <exception cref="HttpRequestException">The status code is not a success (<see cref="HttpRequestException.StatusCode"/> says which);
+    /// the body is over the limit (a <see cref="PayloadTooLargeException"/>, <see cref="HttpRequestError.ConfigurationLimitExceeded"/>);
+    /// the body ended early (<see cref="HttpRequestError.ResponseEnded"/>); its framing cannot be trusted: a Content-Length that is
+    /// invalid or has conflicting values (RFC 9112 §6.3) or a body longer than it (<see cref="HttpRequestError.InvalidResponse"/>);
+    /// or the connection failed (the transport's exception inside). Its <see cref="HttpRequestException.HttpRequestError"/> is
+    /// what <see cref="HttpClient.GetByteArrayAsync(Uri?)"/> reports for the same response.</exception>
+    /// <exception cref="TaskCanceledException"><paramref name="cancellationToken"/> was cancelled (the exception carries it as its
+    /// <see cref="OperationCanceledException.CancellationToken"/>); the client's timeout elapsed (its inner exception is a
+    /// <see cref="TimeoutException"/> and its message HttpClient's, in the current culture); or the client cancelled its pending requests.</exception>
+    /// <exception cref="ObjectDisposedException">The client was disposed before the call.</exception>
+    /// <exception cref="InvalidOperationException">The request has no absolute address and the client has no base address, or the request was sent before.</exception>
+    public static ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
-        ArgumentNullException.ThrowIfNull(client);
-        ArgumentNullException.ThrowIfNull(request);
-        int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, PooledBodyReader.DefaultMaxBytes);
-        ArgumentOutOfRangeException.ThrowIfNegative(limit, nameof(maxBytes));
-
-        // HttpClient's timeout ends with the headers when it is asked for ResponseHeadersRead; the body
-        // must live under it too, or a stalled body hangs the caller for ever.
-        TimeSpan timeout = client.Timeout;
-        using TimeoutScope timed = TimeoutScope.Start(timeout, cancellationToken);
+        // A refused call still disposes the request: its content may hold pooled memory (PooledJsonContent).
         try
         {
-            using (request)
-            using (HttpResponseMessage response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timed.Token).ConfigureAwait(false))
+            ArgumentNullException.ThrowIfNull(client);
+            ArgumentNullException.ThrowIfNull(request);
+            if (maxBytes is { } given)
             {
-                response.EnsureSuccessStatusCode();
-
-                // The same steps as ReadPooledAsync, inline: one async frame less per download.
-                if (BodyFraming.HasNoBody(response))
-                {
-                    return PooledBuffer.Empty;
-                }
-
-                long? declared = BodyFraming.DeclaredLength(response);
-                ThrowIfOverLimit(declared, limit);
-                Stream body = await response.Content.ReadAsStreamAsync(timed.Token).ConfigureAwait(false);
-                return await PooledBodyReader.ReadAsync(body, declared, limit, pool, timed.Token).ConfigureAwait(false);
+                ArgumentOutOfRangeException.ThrowIfNegative(given, nameof(maxBytes));
             }
         }
-        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested && timed.TimedOut)
+        catch
         {
-            // The exception and message HttpClient throws for its own timeout, so callers catch one thing.
-            throw new TaskCanceledException(
-                $"The request was canceled due to the configured HttpClient.Timeout of {timeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} seconds elapsing.",
-                new TimeoutException(e.Message, e));
+            request?.Dispose();
+            throw;
         }
+
+        int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, PooledBodyReader.DefaultMaxBytes);
+        return SendPooledCoreAsync(client, request, limit, pool, cancellationToken);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<PooledBuffer> SendPooledCoreAsync(HttpClient client, HttpRequestMessage request, int limit, ArrayPool<byte>? pool, CancellationToken cancellationToken)
+    {
+        // HttpClient's timeout and pending-requests cancellation end with the headers when it is asked for
+        // ResponseHeadersRead; the body must live under them too, or a stalled body hangs the caller for ever.
+        TimeSpan timeout = client.Timeout;
+        TimeoutScope timed;
+        try
+        {
+            timed = TimeoutScope.Start(timeout, cancellationToken, PendingRequests.Of(client));
+        }
+        catch
+        {
+            request.Dispose(); // the client was disposed
+            throw;
+        }
+
+        using (timed)
+        {
+            try
+            {
+                using (request)
+                using (HttpResponseMessage response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timed.Token).ConfigureAwait(false))
+                {
+                    response.EnsureSuccessStatusCode();
+
+                    // The same steps as ReadPooledAsync, inline: one async frame less per download.
+                    if (BodyFraming.HasNoBody(response))
+                    {
+                        return PooledBuffer.Empty;
+                    }
+
+                    long? declared = BodyFraming.DeclaredLength(response);
+                    ThrowIfOverLimit(declared, limit);
+                    Stream body = await response.Content.ReadAsStreamAsync(timed.Token).ConfigureAwait(false);
+                    return await PooledBodyReader.ReadAsync(body, declared, limit, pool, timed.Token).ConfigureAwait(false);
+                }
+            }
+            catch (Exception e) when (Cancellation(e, timed, timeout, cancellationToken) is { } cancelled)
+            {
+                throw cancelled;
+            }
+        }
+    }
+
+    /// <summary>
+    /// What <see cref="HttpClient"/> throws when an exchange it was running is cancelled, or <see langword="null"/> when
+    /// <paramref name="e"/> is not about a cancellation. The caller's cancellation carries the caller's token; the timeout
+    /// is a <see cref="TaskCanceledException"/> around a <see cref="TimeoutException"/>; the client's own cancellation is
+    /// a <see cref="TaskCanceledException"/>. A failure of the read that follows any of them is that cancellation: the
+    /// socket was torn down under it.
+    /// </summary>
+    private static TaskCanceledException? Cancellation(Exception e, TimeoutScope timed, TimeSpan timeout, CancellationToken caller)
+    {
+        bool cancelled = e is OperationCanceledException
+            || (timed.Token.IsCancellationRequested && e is HttpRequestException { StatusCode: null } and not PayloadTooLargeException);
+        if (!cancelled)
+        {
+            return null;
+        }
+
+        if (caller.IsCancellationRequested)
+        {
+            return e is OperationCanceledException oce && oce.CancellationToken == caller ? null : new TaskCanceledException(e.Message, e, caller);
+        }
+
+        if (timed.TimedOut(caller))
+        {
+            if (e is TaskCanceledException { InnerException: TimeoutException })
+            {
+                return null; // HttpClient's own timeout fired first, during the headers
+            }
+
+            string message = string.Format(CultureInfo.CurrentCulture, "The request was canceled due to the configured HttpClient.Timeout of {0} seconds elapsing.", timeout.TotalSeconds);
+            return new TaskCanceledException(message, new TimeoutException(e.Message, e), timed.Token);
+        }
+
+        return e is TaskCanceledException ? null : new TaskCanceledException(e.Message, e, timed.Token);
     }
 
     /// <summary>
@@ -117,13 +193,24 @@ public static class PooledHttpClientExtensions
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the read; what was rented goes back first.</param>
     /// <returns>A buffer holding exactly the body; the caller must dispose it.</returns>
-    /// <exception cref="PayloadTooLargeException">The body, or its declared length, is over <paramref name="maxBytes"/>.</exception>
-    /// <exception cref="HttpIOException">The Content-Length is invalid or has conflicting values (RFC 9112 §6.3), the body does not match it, or the connection dropped.</exception>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public static async ValueTask<PooledBuffer> ReadPooledAsync(this HttpResponseMessage response, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
+    /// <exception cref="ArgumentNullException"><paramref name="response"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxBytes"/> is negative.</exception>
+    /// <exception cref="HttpRequestException">What <see cref="HttpContent.ReadAsByteArrayAsync()"/> and <see cref="HttpContent.LoadIntoBufferAsync(long)"/>
+    /// throw for the same body: over the limit (a <see cref="PayloadTooLargeException"/>, <see cref="HttpRequestError.ConfigurationLimitExceeded"/>),
+    /// ended early (<see cref="HttpRequestError.ResponseEnded"/>), framing that cannot be trusted (<see cref="HttpRequestError.InvalidResponse"/>:
+    /// an invalid or conflicting Content-Length, RFC 9112 §6.3, or a body longer than it), or a failed read, the response disposed under it
+    /// included (the stream's exception inside).</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public static ValueTask<PooledBuffer> ReadPooledAsync(this HttpResponseMessage response, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(response);
         ArgumentOutOfRangeException.ThrowIfNegative(maxBytes);
+        return ReadPooledCoreAsync(response, maxBytes, pool, cancellationToken);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<PooledBuffer> ReadPooledCoreAsync(HttpResponseMessage response, int maxBytes, ArrayPool<byte>? pool, CancellationToken cancellationToken)
+    {
         if (BodyFraming.HasNoBody(response))
         {
             return PooledBuffer.Empty;
@@ -131,7 +218,16 @@ public static class PooledHttpClientExtensions
 
         long? declared = BodyFraming.DeclaredLength(response);
         ThrowIfOverLimit(declared, maxBytes);
-        Stream body = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
+        Stream body;
+        try
+        {
+            body = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (BodyFailure.IsStreamFailure(e))
+        {
+            throw BodyFailure.StreamFailed(e); // a response disposed before the read began
+        }
+
         return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
 

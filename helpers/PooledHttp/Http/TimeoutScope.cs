@@ -3,10 +3,12 @@ using System.Collections.Concurrent;
 namespace PooledHttp.Http;
 
 /// <summary>
-/// <see cref="HttpClient.Timeout"/> over a whole exchange, headers and body, without a new
-/// <see cref="CancellationTokenSource"/> and timer per request: a timed source is reused once its
-/// exchange has ended without timing out (<see cref="CancellationTokenSource.TryReset"/> disarms its
-/// timer). A linked source is made only when the caller's own token can be cancelled.
+/// One token for a whole exchange, headers and body, cancelled by whichever comes first: the caller's token, the
+/// client's pending-requests token (<see cref="HttpClient.CancelPendingRequests"/>, <see cref="HttpClient.Dispose(bool)"/>)
+/// or <see cref="HttpClient.Timeout"/>. <see cref="HttpClient"/> builds a linked source per request for the same
+/// purpose; this one reuses its source once an exchange has ended uncancelled
+/// (<see cref="CancellationTokenSource.TryReset"/> disarms the timer) and reaches the two outer tokens through
+/// registrations, which those long-lived sources recycle.
 /// </summary>
 internal sealed class TimeoutScope : IDisposable
 {
@@ -14,23 +16,29 @@ internal sealed class TimeoutScope : IDisposable
     private const int MaxIdle = 64;
 
     private static readonly ConcurrentQueue<TimeoutScope> Idle = new();
+    private static readonly Action<object?> CancelSource = static source => ((CancellationTokenSource)source!).Cancel();
     private static int _idleCount;
 
-    private readonly CancellationTokenSource _timer = new();
-    private CancellationTokenSource? _linked;
+    private readonly CancellationTokenSource _source = new();
+    private CancellationTokenRegistration _fromCaller;
+    private CancellationTokenRegistration _fromClient;
+    private long _deadline;
 
     private TimeoutScope()
     {
     }
 
-    /// <summary>Cancelled when the timeout elapses or the caller cancels.</summary>
-    public CancellationToken Token { get; private set; }
+    /// <summary>Cancelled when the timeout elapses, the caller cancels or the client cancels its pending requests.</summary>
+    public CancellationToken Token => _source.Token;
 
-    /// <summary>True when the timeout, not the caller, cancelled <see cref="Token"/>.</summary>
-    public bool TimedOut => _timer.IsCancellationRequested;
+    /// <summary>
+    /// Whether the timeout, not a token, ended the exchange: HttpClient's own test (its deadline has passed and the
+    /// caller did not cancel), so a failure that follows the deadline is reported as the timeout whatever form it took.
+    /// </summary>
+    public bool TimedOut(CancellationToken caller) => !caller.IsCancellationRequested && Environment.TickCount64 >= _deadline;
 
     /// <summary>Starts the clock; <see cref="Timeout.InfiniteTimeSpan"/> never fires.</summary>
-    public static TimeoutScope Start(TimeSpan timeout, CancellationToken caller)
+    public static TimeoutScope Start(TimeSpan timeout, CancellationToken caller, CancellationToken client)
     {
         TimeoutScope scope;
         if (Idle.TryDequeue(out TimeoutScope? idle))
@@ -43,33 +51,30 @@ internal sealed class TimeoutScope : IDisposable
             scope = new TimeoutScope();
         }
 
+        scope._deadline = long.MaxValue;
         if (timeout != Timeout.InfiniteTimeSpan)
         {
-            scope._timer.CancelAfter(timeout);
+            scope._deadline = Environment.TickCount64 + (long)timeout.TotalMilliseconds;
+            scope._source.CancelAfter(timeout);
         }
 
-        if (caller.CanBeCanceled)
-        {
-            scope._linked = CancellationTokenSource.CreateLinkedTokenSource(caller, scope._timer.Token);
-            scope.Token = scope._linked.Token;
-        }
-        else
-        {
-            scope.Token = scope._timer.Token;
-        }
-
+        // A token already cancelled runs the callback at once, here: the exchange then starts cancelled.
+        scope._fromCaller = caller.UnsafeRegister(CancelSource, scope._source);
+        scope._fromClient = client.UnsafeRegister(CancelSource, scope._source);
         return scope;
     }
 
-    /// <summary>Stops the clock; the source is kept for the next exchange unless it fired.</summary>
+    /// <summary>Stops the clock; the source is kept for the next exchange unless it was cancelled.</summary>
     public void Dispose()
     {
-        _linked?.Dispose();
-        _linked = null;
-        Token = default;
-        if (!_timer.TryReset())
+        // Dispose waits for a callback already running, so none can cancel the source after it is reused.
+        _fromCaller.Dispose();
+        _fromClient.Dispose();
+        _fromCaller = default;
+        _fromClient = default;
+        if (!_source.TryReset())
         {
-            _timer.Dispose(); // it fired: not reusable
+            _source.Dispose(); // cancelled: not reusable
             return;
         }
 
@@ -80,6 +85,6 @@ internal sealed class TimeoutScope : IDisposable
         }
 
         Interlocked.Decrement(ref _idleCount);
-        _timer.Dispose();
+        _source.Dispose();
     }
 }

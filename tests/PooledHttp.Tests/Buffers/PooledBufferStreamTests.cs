@@ -153,4 +153,76 @@ public class PooledBufferStreamTests
         Assert.Throws<NotSupportedException>(() => stream.Read(new byte[1], 0, 1));
         Assert.Throws<NotSupportedException>(() => stream.Seek(0, SeekOrigin.Begin));
     }
+
+    [Fact]
+    public void After_dispose_every_member_but_Dispose_and_the_Can_properties_throws_ObjectDisposedException()
+    {
+        var stream = new PooledBufferStream(pool: new TrackingArrayPool());
+        stream.Write("abc"u8);
+        stream.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(stream.Flush);
+        Assert.Throws<ObjectDisposedException>(() => stream.Read(new byte[1], 0, 1));
+        Assert.Throws<ObjectDisposedException>(() => stream.Read(new byte[1].AsSpan()));
+        Assert.Throws<ObjectDisposedException>(() => stream.ReadByte());
+        Assert.Throws<ObjectDisposedException>(() => stream.Seek(0, SeekOrigin.Begin));
+        Assert.Throws<ObjectDisposedException>(() => stream.SetLength(0));
+        Assert.Throws<ObjectDisposedException>(() => stream.Position);
+        Assert.Throws<ObjectDisposedException>(() => stream.Position = 0);
+        Assert.Throws<ObjectDisposedException>(() => stream.Length);
+        Assert.Throws<ObjectDisposedException>(() => stream.Write("d"u8));
+        Assert.Throws<ObjectDisposedException>(() => stream.WrittenSpan.Length);
+        Assert.Throws<ObjectDisposedException>(() => stream.GetMemory());
+        Assert.Throws<ObjectDisposedException>(() => stream.DetachBuffer());
+        Assert.False(stream.CanWrite);
+        stream.Dispose();
+    }
+
+    [Fact]
+    public async Task After_dispose_the_asynchronous_members_fail_through_their_task()
+    {
+        var stream = new PooledBufferStream(pool: new TrackingArrayPool());
+        stream.Dispose();
+
+        // Started, not awaited: a failure must be in the task, never thrown at the call.
+        Task flush = stream.FlushAsync(CancellationToken.None);
+        Task write = stream.WriteAsync(new byte[1], 0, 1, CancellationToken.None);
+        Task writeMemory = stream.WriteAsync(new byte[1].AsMemory()).AsTask();
+        Task<int> read = stream.ReadAsync(new byte[1], 0, 1, CancellationToken.None);
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => flush);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => write);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => writeMemory);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => read);
+    }
+
+    [Fact]
+    public async Task A_cancelled_token_and_the_limit_fail_through_the_task_as_MemoryStreams_do()
+    {
+        var pool = new TrackingArrayPool();
+        using var stream = new PooledBufferStream(maxLength: 4, pool: pool);
+        using var cancelled = new CancellationTokenSource();
+        await cancelled.CancelAsync();
+
+        Task flush = stream.FlushAsync(cancelled.Token);
+        Task write = stream.WriteAsync(new byte[1], 0, 1, cancelled.Token);
+        Task writeMemory = stream.WriteAsync(new byte[1].AsMemory(), cancelled.Token).AsTask();
+        Task tooMuch = stream.WriteAsync(new byte[5], 0, 5, CancellationToken.None);
+        Task tooMuchMemory = stream.WriteAsync(new byte[5].AsMemory()).AsTask();
+
+        Assert.True(flush.IsCanceled && write.IsCanceled && writeMemory.IsCanceled, "a cancelled token gives a cancelled task");
+        await Assert.ThrowsAsync<PayloadTooLargeException>(() => tooMuch);
+        await Assert.ThrowsAsync<PayloadTooLargeException>(() => tooMuchMemory);
+        Assert.Equal(0, stream.Length);
+
+        // Argument errors throw at the call.
+        Assert.Throws<ArgumentNullException>(() => Started(stream.WriteAsync(null!, 0, 1, CancellationToken.None)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => Started(stream.WriteAsync(new byte[1], 0, 2, CancellationToken.None)));
+    }
+
+    /// <summary>Stands for a call whose task nobody awaits: what it throws, it throws at the call.</summary>
+    private static void Started(Task call)
+    {
+        Assert.NotNull(call);
+    }
 }

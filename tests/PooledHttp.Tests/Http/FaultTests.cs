@@ -17,8 +17,9 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Truncated_body_with_content_length_throws_and_returns_the_buffer()
     {
         var pool = new TrackingArrayPool();
-        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => Client.GetPooledAsync(Server.Url("truncated?declared=200000&sent=70000"), pool: pool).AsTask());
+        HttpRequestException error = await Assert.ThrowsAsync<HttpRequestException>(() => Client.GetPooledAsync(Server.Url("truncated?declared=200000&sent=70000"), pool: pool).AsTask());
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
+        Assert.IsType<HttpIOException>(error.InnerException); // the runtime's content stream noticed, as for GetByteArrayAsync
         Assert.True(pool.Rents >= 1, "the read should have started before the connection dropped");
         pool.AssertBalanced();
     }
@@ -27,9 +28,11 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Connection_reset_mid_chunked_body_throws_and_returns_the_buffers()
     {
         var pool = new TrackingArrayPool();
-        // The documented type, exactly: a reset is an HttpIOException (ResponseEnded), whatever the transport threw.
-        HttpIOException error = await Assert.ThrowsAsync<HttpIOException>(() => Client.GetPooledAsync(Server.ResetUrl(1_000_000, after: 300_000), pool: pool).AsTask());
-        Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
+        // What GetByteArrayAsync throws for the same reset: an HttpRequestException with the same error around the transport's exception.
+        HttpRequestException runtime = await Assert.ThrowsAsync<HttpRequestException>(() => Client.GetByteArrayAsync(Server.ResetUrl(1_000_000, after: 300_000)));
+        HttpRequestException error = await Assert.ThrowsAsync<HttpRequestException>(() => Client.GetPooledAsync(Server.ResetUrl(1_000_000, after: 300_000), pool: pool).AsTask());
+        Assert.Equal(runtime.HttpRequestError, error.HttpRequestError);
+        Assert.Equal(runtime.InnerException?.GetType(), error.InnerException?.GetType());
         Assert.True(pool.Rents >= 1);
         pool.AssertBalanced();
     }
@@ -115,7 +118,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Body_shorter_than_declared_is_an_error_never_a_partial_read()
     {
         var pool = new TrackingArrayPool();
-        var error = await Assert.ThrowsAsync<HttpIOException>(async () => await PooledBodyReader.ReadAsync(new TrickleStream(new byte[60], 7), 100, pool: pool));
+        var error = await Assert.ThrowsAsync<HttpRequestException>(async () => await PooledBodyReader.ReadAsync(new TrickleStream(new byte[60], 7), 100, pool: pool));
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
         Assert.Contains("60 of the 100", error.Message, StringComparison.Ordinal);
         pool.AssertBalanced();
@@ -127,7 +130,7 @@ public class FaultTests(ServerFixture fixture) : IClassFixture<ServerFixture>
     public async Task Body_longer_than_declared_is_an_error(int declared)
     {
         var pool = new TrackingArrayPool();
-        var error = await Assert.ThrowsAsync<HttpIOException>(async () => await PooledBodyReader.ReadAsync(new MemoryStream(new byte[100]), declared, pool: pool));
+        var error = await Assert.ThrowsAsync<HttpRequestException>(async () => await PooledBodyReader.ReadAsync(new MemoryStream(new byte[100]), declared, pool: pool));
         Assert.Equal(HttpRequestError.InvalidResponse, error.HttpRequestError);
         pool.AssertBalanced();
     }

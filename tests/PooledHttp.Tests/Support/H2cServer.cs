@@ -64,6 +64,23 @@ internal sealed class H2cServer : IAsyncDisposable
                 await context.Response.Body.WriteAsync(body);
             }
         });
+        app.MapGet("/trickle", async (HttpContext context) =>
+        {
+            // A body that never ends: four bytes every 50 ms until the client goes away.
+            CancellationToken gone = context.RequestAborted;
+            try
+            {
+                while (!gone.IsCancellationRequested)
+                {
+                    await context.Response.Body.WriteAsync("part"u8.ToArray(), gone);
+                    await context.Response.Body.FlushAsync(gone);
+                    await Task.Delay(50, gone);
+                }
+            }
+            catch (OperationCanceledException)
+            {
+            }
+        });
         app.MapGet("/status", (HttpContext context) =>
         {
             context.Response.StatusCode = int.Parse(context.Request.Query["code"]!, CultureInfo.InvariantCulture);
