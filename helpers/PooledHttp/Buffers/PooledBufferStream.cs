@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 
 namespace PooledHttp.Buffers;
 
@@ -183,6 +184,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     }
 
     /// <inheritdoc cref="WriteAsync(byte[], int, int, CancellationToken)"/>
+    [SuppressMessage("ApiDesign", "RS0027", Justification = "Stream's own signature, overridden.")]
     public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (cancellationToken.IsCancellationRequested)
@@ -284,6 +286,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     }
 
     /// <summary>Not supported: the stream is write-only; the failure comes through the returned task.</summary>
+    [SuppressMessage("ApiDesign", "RS0027", Justification = "Stream's own signature, overridden.")]
     public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
         => ValueTask.FromException<int>(Volatile.Read(ref _disposed) != 0 ? new ObjectDisposedException(GetType().Name) : WriteOnly());
 

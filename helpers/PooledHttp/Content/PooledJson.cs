@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Text.Json;
 
 namespace PooledHttp.Content;
@@ -9,13 +10,26 @@ namespace PooledHttp.Content;
 /// </summary>
 public static class PooledJson
 {
-    /// <summary>Web defaults (camelCase, case-insensitive reads), built once and made read-only.</summary>
-    public static JsonSerializerOptions Options { get; } = CreateOptions();
+    internal const string ReflectionReason = "Serializes by reflection over the value's runtime type. Trimmed or native AOT code passes a JsonTypeInfo<T> from a JsonSerializerContext instead.";
 
+    private static JsonSerializerOptions? _options;
+
+    /// <summary>Web defaults (camelCase, case-insensitive reads) with the reflection-based resolver, built once and made read-only.</summary>
+    public static JsonSerializerOptions Options
+    {
+        [RequiresUnreferencedCode(ReflectionReason)]
+        [RequiresDynamicCode(ReflectionReason)]
+        get => Volatile.Read(ref _options) ?? CreateOptions();
+    }
+
+    [RequiresUnreferencedCode(ReflectionReason)]
+    [RequiresDynamicCode(ReflectionReason)]
     private static JsonSerializerOptions CreateOptions()
     {
         var options = new JsonSerializerOptions(JsonSerializerDefaults.Web);
         options.MakeReadOnly(populateMissingResolver: true);
-        return options;
+
+        // Two first calls at once may both build one; the first stored wins, so every caller shares one cache.
+        return Interlocked.CompareExchange(ref _options, options, null) ?? options;
     }
 }

@@ -1,7 +1,9 @@
 using System.Buffers;
 using System.Net;
 using System.Net.Http.Headers;
+using System.Diagnostics.CodeAnalysis;
 using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
 using PooledHttp.Buffers;
 
 namespace PooledHttp.Content;
@@ -11,7 +13,7 @@ namespace PooledHttp.Content;
 /// Content-Length.
 /// </summary>
 /// <remarks>
-/// <para>Serialization happens once, in <see cref="Create{T}"/>, straight into a
+/// <para>Serialization happens once, in <see cref="Create{T}(T, JsonSerializerOptions?, ArrayPool{byte}?, int)"/>, straight into a
 /// <see cref="PooledBufferStream"/>: no string, no intermediate copy. Knowing the length up front lets
 /// the body go out with a Content-Length instead of chunked, and the content can be sent again (a
 /// retry, a redirect) because the bytes stay until disposal.</para>
@@ -35,6 +37,12 @@ public sealed class PooledJsonContent : HttpContent
         Headers.ContentType = new MediaTypeHeaderValue("application/json") { CharSet = "utf-8" };
     }
 
+    /// <summary>Serializes <paramref name="value"/> with <see cref="PooledJson.Options"/> into a buffer from <see cref="ArrayPool{T}.Shared"/> and wraps it as content.</summary>
+    /// <param name="value">The value to send.</param>
+    [RequiresUnreferencedCode(PooledJson.ReflectionReason)]
+    [RequiresDynamicCode(PooledJson.ReflectionReason)]
+    public static PooledJsonContent Create<T>(T value) => Create(value, (JsonSerializerOptions?)null, null, int.MaxValue);
+
     /// <summary>Serializes <paramref name="value"/> into a pooled buffer and wraps it as content.</summary>
     /// <param name="value">The value to send.</param>
     /// <param name="options">Serializer options; <see cref="PooledJson.Options"/> when <see langword="null"/>. Reuse one instance.</param>
@@ -42,12 +50,36 @@ public sealed class PooledJsonContent : HttpContent
     /// <param name="maxBytes">The largest body to build; a bigger one throws <see cref="PayloadTooLargeException"/> and returns its arrays.
     /// What is rented on the way stays bounded too: never more than about three times this limit (the serializer asks room
     /// for the worst case of a string before it writes it; see <see cref="PooledBufferStream.GetMemory"/>).</param>
-    public static PooledJsonContent Create<T>(T value, JsonSerializerOptions? options = null, ArrayPool<byte>? pool = null, int maxBytes = int.MaxValue)
+    [RequiresUnreferencedCode(PooledJson.ReflectionReason)]
+    [RequiresDynamicCode(PooledJson.ReflectionReason)]
+    public static PooledJsonContent Create<T>(T value, JsonSerializerOptions? options, ArrayPool<byte>? pool, int maxBytes)
     {
         using var buffer = new PooledBufferStream(maxBytes, 0, pool);
         using (var writer = new Utf8JsonWriter((IBufferWriter<byte>)buffer))
         {
             JsonSerializer.Serialize(writer, value, options ?? PooledJson.Options);
+        }
+
+        return new PooledJsonContent(buffer.DetachBuffer());
+    }
+
+    /// <summary>Serializes <paramref name="value"/> with source-generated metadata into a buffer from <see cref="ArrayPool{T}.Shared"/>: safe under trimming and native AOT.</summary>
+    /// <param name="value">The value to send.</param>
+    /// <param name="jsonTypeInfo">The type's metadata, from a <see cref="System.Text.Json.Serialization.JsonSerializerContext"/>.</param>
+    public static PooledJsonContent Create<T>(T value, JsonTypeInfo<T> jsonTypeInfo) => Create(value, jsonTypeInfo, null, int.MaxValue);
+
+    /// <summary>Serializes <paramref name="value"/> with source-generated metadata into a pooled buffer: safe under trimming and native AOT.</summary>
+    /// <param name="value">The value to send.</param>
+    /// <param name="jsonTypeInfo">The type's metadata, from a <see cref="System.Text.Json.Serialization.JsonSerializerContext"/>.</param>
+    /// <param name="pool">The pool to rent from; <see cref="ArrayPool{T}.Shared"/> when <see langword="null"/>.</param>
+    /// <param name="maxBytes">The largest body to build, as for <see cref="Create{T}(T, JsonSerializerOptions?, ArrayPool{byte}?, int)"/>.</param>
+    public static PooledJsonContent Create<T>(T value, JsonTypeInfo<T> jsonTypeInfo, ArrayPool<byte>? pool, int maxBytes)
+    {
+        ArgumentNullException.ThrowIfNull(jsonTypeInfo);
+        using var buffer = new PooledBufferStream(maxBytes, 0, pool);
+        using (var writer = new Utf8JsonWriter((IBufferWriter<byte>)buffer))
+        {
+            JsonSerializer.Serialize(writer, value, jsonTypeInfo);
         }
 
         return new PooledJsonContent(buffer.DetachBuffer());

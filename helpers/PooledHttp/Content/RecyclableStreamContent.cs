@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text.Json;
@@ -40,6 +41,8 @@ public sealed class RecyclableStreamContent : HttpContent
     }
 
     /// <summary>Serializes <paramref name="value"/> as JSON into a pooled stream and wraps it.</summary>
+    [RequiresUnreferencedCode(PooledJson.ReflectionReason)]
+    [RequiresDynamicCode(PooledJson.ReflectionReason)]
     public static RecyclableStreamContent CreateJson<T>(T value, JsonSerializerOptions? options = null, RecyclableMemoryStreamManager? manager = null)
     {
         RecyclableMemoryStream stream = (manager ?? RecyclableStreams.Manager).GetStream(nameof(RecyclableStreamContent));

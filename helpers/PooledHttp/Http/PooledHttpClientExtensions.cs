@@ -22,19 +22,29 @@ namespace PooledHttp.Http;
 /// </remarks>
 public static class PooledHttpClientExtensions
 {
+    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
+    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, Uri? requestUri)
+        => client.GetPooledAsync(requestUri, null, null, CancellationToken.None);
+
+    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
+    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, Uri? requestUri, CancellationToken cancellationToken)
+        => client.GetPooledAsync(requestUri, null, null, cancellationToken);
+
     /// <summary>
     /// GETs <paramref name="requestUri"/> and returns its body in a pooled buffer. The request is built as
     /// <see cref="HttpClient.GetByteArrayAsync(Uri?)"/> builds it: with the client's <see cref="HttpClient.DefaultRequestVersion"/>
     /// and <see cref="HttpClient.DefaultVersionPolicy"/>, and a <see langword="null"/> or relative address resolved
-    /// against <see cref="HttpClient.BaseAddress"/>. Everything else is <see cref="SendPooledAsync"/>'s.
+    /// against <see cref="HttpClient.BaseAddress"/>. Everything else is <see cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)"/>'s.
     /// </summary>
     /// <param name="client">The client.</param>
     /// <param name="requestUri">The address; <see langword="null"/> means the client's <see cref="HttpClient.BaseAddress"/>.</param>
     /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
-    /// <inheritdoc cref="SendPooledAsync" path="/exception"/>
-    /// <inheritdoc cref="SendPooledAsync" path="/returns"/>
+    /// <inheritdoc cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)" path="/exception"/>
+    /// <inheritdoc cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)" path="/returns"/>
     public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, Uri? requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(client);
@@ -46,9 +56,25 @@ public static class PooledHttpClientExtensions
         return client.SendPooledAsync(request, maxBytes, pool, cancellationToken);
     }
 
+    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
     /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/>
-    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string? requestUri, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
-        => client.GetPooledAsync(string.IsNullOrEmpty(requestUri) ? null : new Uri(requestUri, UriKind.RelativeOrAbsolute), maxBytes, pool, cancellationToken);
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string? requestUri)
+        => client.GetPooledAsync(CreateUri(requestUri), null, null, CancellationToken.None);
+
+    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
+    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string? requestUri, CancellationToken cancellationToken)
+        => client.GetPooledAsync(CreateUri(requestUri), null, null, cancellationToken);
+
+    /// <summary>Sends <paramref name="request"/> and returns the body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
+    /// <inheritdoc cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request)
+        => client.SendPooledAsync(request, null, null, CancellationToken.None);
+
+    /// <summary>Sends <paramref name="request"/> and returns the body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
+    /// <inheritdoc cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, CancellationToken cancellationToken)
+        => client.SendPooledAsync(request, null, null, cancellationToken);
 
     /// <summary>
     /// Sends <paramref name="request"/>, checks for a success status, and returns the body in a pooled
@@ -56,7 +82,7 @@ public static class PooledHttpClientExtensions
     /// argument included. The exchange, headers and body, ends as <see cref="HttpClient.GetByteArrayAsync(Uri?, CancellationToken)"/>
     /// ends: at the client's <see cref="HttpClient.Timeout"/>, at <paramref name="cancellationToken"/>, or at the
     /// client's <see cref="HttpClient.CancelPendingRequests"/> or <see cref="HttpClient.Dispose(bool)"/>, and it fails
-    /// with the exceptions that method throws for the same failure. The body is framed as <see cref="ReadPooledAsync"/> frames it.
+    /// with the exceptions that method throws for the same failure. The body is framed as <see cref="ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/> frames it.
     /// </summary>
     /// <param name="client">The client.</param>
     /// <param name="request">The request; sent as it is (its version included) and disposed.</param>
@@ -179,6 +205,16 @@ public static class PooledHttpClientExtensions
         return e is TaskCanceledException ? null : new TaskCanceledException(e.Message, e, timed.Token);
     }
 
+    /// <summary>Reads the body of a response you already have into a pooled buffer from <see cref="BodyPool.Shared"/>, up to <see cref="PooledBodyReader.DefaultMaxBytes"/>.</summary>
+    /// <inheritdoc cref="ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> ReadPooledAsync(this HttpResponseMessage response)
+        => response.ReadPooledAsync(PooledBodyReader.DefaultMaxBytes, null, CancellationToken.None);
+
+    /// <summary>Reads the body of a response you already have into a pooled buffer from <see cref="BodyPool.Shared"/>, up to <see cref="PooledBodyReader.DefaultMaxBytes"/>.</summary>
+    /// <inheritdoc cref="ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/>
+    public static ValueTask<PooledBuffer> ReadPooledAsync(this HttpResponseMessage response, CancellationToken cancellationToken)
+        => response.ReadPooledAsync(PooledBodyReader.DefaultMaxBytes, null, cancellationToken);
+
     /// <summary>
     /// Reads the body of a response you already have into a pooled buffer, framed as the runtime frames it:
     /// the answer to a HEAD, a 204 or a 304 is empty whatever Content-Length it carries; Transfer-Encoding
@@ -230,6 +266,9 @@ public static class PooledHttpClientExtensions
 
         return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
+
+    /// <summary>HttpClient's rule for a string address: <see langword="null"/> or empty means the base address.</summary>
+    private static Uri? CreateUri(string? uri) => string.IsNullOrEmpty(uri) ? null : new Uri(uri, UriKind.RelativeOrAbsolute);
 
     /// <summary>Fails before the body is opened: nothing is rented for a body that will be refused anyway.</summary>
     private static void ThrowIfOverLimit(long? declared, int maxBytes)

@@ -135,7 +135,7 @@ public class ContentDisposalTests
         public long InUse => kind == Kind.PooledJson ? _pool.Outstanding : _manager.SmallPoolInUseSize + _manager.LargePoolInUseSize;
 
         public HttpContent Create() => _content = kind == Kind.PooledJson
-            ? PooledJsonContent.Create(Words, pool: _pool)
+            ? PooledJsonContent.Create(Words, options: null, pool: _pool, maxBytes: int.MaxValue)
             : RecyclableStreamContent.CreateJson(Words, manager: _manager);
 
         public static byte[] Expected() => JsonSerializer.SerializeToUtf8Bytes(Words, PooledJson.Options);

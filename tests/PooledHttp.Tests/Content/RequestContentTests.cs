@@ -17,7 +17,7 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
         var pool = new TrackingArrayPool();
         byte[] expected = JsonSerializer.SerializeToUtf8Bytes(Books, PooledJson.Options);
 
-        using (var content = PooledJsonContent.Create(Books, pool: pool))
+        using (var content = PooledJsonContent.Create(Books, options: null, pool: pool, maxBytes: int.MaxValue))
         {
             Assert.Equal(expected.Length, content.Headers.ContentLength);
             Assert.Equal("application/json", content.Headers.ContentType?.MediaType);
@@ -32,10 +32,26 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
     }
 
     [Fact]
+    public void Pooled_json_content_from_source_generated_metadata_is_the_serializers_output_and_keeps_its_limit()
+    {
+        // The overload trimmed and native AOT services use: no reflection, the context's own options (camelCase here).
+        var pool = new TrackingArrayPool();
+        byte[] expected = JsonSerializer.SerializeToUtf8Bytes(Books, GeneratedJson.Default.BookArray);
+        using (PooledJsonContent content = PooledJsonContent.Create(Books, GeneratedJson.Default.BookArray, pool, int.MaxValue))
+        {
+            Assert.True(content.Body.Span.SequenceEqual(expected));
+            Assert.Equal(expected.Length, content.Headers.ContentLength);
+        }
+
+        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(Books, GeneratedJson.Default.BookArray, pool, 1_000));
+        pool.AssertBalanced();
+    }
+
+    [Fact]
     public async Task Pooled_json_content_can_be_sent_twice_and_not_after_dispose()
     {
         var pool = new TrackingArrayPool();
-        var content = PooledJsonContent.Create(Books[..10], pool: pool);
+        var content = PooledJsonContent.Create(Books[..10], options: null, pool: pool, maxBytes: int.MaxValue);
         for (int i = 0; i < 2; i++)
         {
             using var request = new HttpRequestMessage(HttpMethod.Post, fixture.Server.Url("sink")) { Content = content };
@@ -57,7 +73,7 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
     public void Pooled_json_content_over_the_limit_throws_and_returns_its_buffers()
     {
         var pool = new TrackingArrayPool();
-        var error = Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(Books, pool: pool, maxBytes: 10_000));
+        var error = Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(Books, options: null, pool: pool, maxBytes: 10_000));
         Assert.Equal(10_000, error.Limit);
         Assert.True(pool.Rents > 0);
         pool.AssertBalanced();
@@ -70,12 +86,12 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
         // 92 times a 64 KiB limit, were rented before the limit refused the body.
         const int Limit = 64 * 1024;
         var pool = new TrackingArrayPool();
-        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(new string('x', 2_000_000), pool: pool, maxBytes: Limit));
+        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(new string('x', 2_000_000), options: null, pool: pool, maxBytes: Limit));
         Assert.True(pool.LargestRequest <= (3 * Limit) + 4096, $"rented up to {pool.LargestRequest:N0} bytes under a {Limit:N0}-byte limit");
         pool.AssertBalanced();
 
         // The bound refuses only what cannot fit: a string just under the limit still goes.
-        using var fits = PooledJsonContent.Create(new string('y', Limit - 16), pool: pool, maxBytes: Limit);
+        using var fits = PooledJsonContent.Create(new string('y', Limit - 16), options: null, pool: pool, maxBytes: Limit);
         Assert.Equal(Limit - 14, fits.Headers.ContentLength);
     }
 
@@ -113,3 +129,8 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
         Assert.True(RecyclableStreams.Manager.Settings.MaximumLargePoolFreeBytes > 0);
     }
 }
+
+/// <summary>Source-generated metadata for the books, as a trimmed service would declare it.</summary>
+[System.Text.Json.Serialization.JsonSourceGenerationOptions(System.Text.Json.JsonSerializerDefaults.Web)]
+[System.Text.Json.Serialization.JsonSerializable(typeof(Book[]))]
+internal sealed partial class GeneratedJson : System.Text.Json.Serialization.JsonSerializerContext;

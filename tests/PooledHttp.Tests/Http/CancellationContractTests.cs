@@ -143,7 +143,7 @@ public sealed class CancellationContractTests : IAsyncLifetime
         client.Dispose();
         var pool = new TrackingArrayPool();
         var runtime = await Assert.ThrowsAsync<ObjectDisposedException>(() => client.GetByteArrayAsync(_http11.Address));
-        using var request = new HttpRequestMessage(HttpMethod.Post, _http11.Address) { Content = PooledHttp.Content.PooledJsonContent.Create(new { a = 1 }, pool: pool) };
+        using var request = new HttpRequestMessage(HttpMethod.Post, _http11.Address) { Content = PooledHttp.Content.PooledJsonContent.Create(new { a = 1 }, options: null, pool: pool, maxBytes: int.MaxValue) };
         var pooled = await Assert.ThrowsAsync<ObjectDisposedException>(() => client.SendPooledAsync(request).AsTask());
         Assert.Equal(runtime.ObjectName, pooled.ObjectName);
         pool.AssertBalanced();

@@ -119,7 +119,7 @@ public sealed class FailureContractTests : IAsyncLifetime
     {
         using var client = new HttpClient();
         var pool = new TrackingArrayPool();
-        var request = new HttpRequestMessage(HttpMethod.Post, _h2c.Address) { Content = PooledJsonContent.Create(new { order = 42 }, pool: pool) };
+        var request = new HttpRequestMessage(HttpMethod.Post, _h2c.Address) { Content = PooledJsonContent.Create(new { order = 42 }, options: null, pool: pool, maxBytes: int.MaxValue) };
         Assert.Equal(1, pool.Rents);
 
         // Argument errors throw at the call, as HttpClient's do.

@@ -142,13 +142,13 @@ public class HostileServerTests
         // for its worst-case escaping, several times the string's length.
         var value = new { Text = new string('a', 3_391) };
         var pool = new TrackingArrayPool();
-        using (PooledJsonContent content = PooledJsonContent.Create(value, pool: pool, maxBytes: 10_000))
+        using (PooledJsonContent content = PooledJsonContent.Create(value, options: null, pool: pool, maxBytes: 10_000))
         {
             Assert.Equal(3_402, content.Body.Length);
             Assert.Equal(System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(value, PooledJson.Options), content.Body.ToArray());
         }
 
-        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(value, pool: pool, maxBytes: 1_000));
+        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(value, options: null, pool: pool, maxBytes: 1_000));
         pool.AssertBalanced();
     }
 
@@ -156,7 +156,7 @@ public class HostileServerTests
     public async Task Json_content_returns_its_buffer_only_after_the_serialization_in_progress_ends()
     {
         var pool = new TrackingArrayPool();
-        PooledJsonContent content = PooledJsonContent.Create(new { Text = new string('x', 5_000) }, pool: pool);
+        PooledJsonContent content = PooledJsonContent.Create(new { Text = new string('x', 5_000) }, options: null, pool: pool, maxBytes: int.MaxValue);
         byte[] expected = content.Body.ToArray();
         var destination = new GatedStream();
 
