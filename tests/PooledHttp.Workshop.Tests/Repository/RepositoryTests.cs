@@ -84,17 +84,6 @@ public partial class RepositoryTests
     [GeneratedRegex(@"<PackageVersion Include=""(?<id>[^""]+)""")]
     private static partial Regex PackageVersion();
 
-    [Fact]
-    public void Chapter_04_reads_in_at_most_1200_words_of_prose()
-    {
-        // Issue 24: the chapter builds the pooled read and stays short; the floor and peers live in appendix 04a.
-        var notebook = (System.Text.Json.Nodes.JsonObject)System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(Path.Combine(Root, "notebooks", "04-pooled-buffers.ipynb")))!;
-        int words = ((System.Text.Json.Nodes.JsonArray)notebook["cells"]!).OfType<System.Text.Json.Nodes.JsonObject>()
-            .Where(cell => (string?)cell["cell_type"] == "markdown")
-            .Sum(cell => string.Concat(((System.Text.Json.Nodes.JsonArray)cell["source"]!).Select(line => (string?)line)).Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries).Length);
-        Assert.InRange(words, 400, 1200);
-    }
-
     [GeneratedRegex(@"<PackageReference Include=""(?<id>[^""]+)""")]
     private static partial Regex PackageReference();
 }
