@@ -5,13 +5,14 @@
 // h2c port of WireServer; LocalServer for the HTTP/1.1 row); every measured client is tests/PooledHttp.AllocationProbe
 // (Release) in a process of its own, since the runtime reads its HTTP/2 settings once per process. Runs are
 // interleaved (every configuration once, then again) so that a slow moment of the machine spreads over all of them.
-// Usage: dotnet run -c Release tools/Http2Window/http2-window.cs -- [runs] [out.csv]
+// Usage: dotnet run -c Release tools/Http2Window/http2-window.cs -- [runs] [out.csv] [text the configurations' names must contain]
 using System.Diagnostics;
 using System.Globalization;
 using PooledHttp.Workshop.Server;
 
 int runs = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 3;
 string output = args.Length > 1 ? args[1] : "artifacts/http2-window.csv";
+string only = args.Length > 2 ? args[2] : "";
 const int MiB = 1024 * 1024;
 const string MaxWindow = "DOTNET_SYSTEM_NET_HTTP_SOCKETSHTTPHANDLER_FLOWCONTROL_MAXSTREAMWINDOWSIZE";
 const string FixedWindow = "DOTNET_SYSTEM_NET_HTTP_SOCKETSHTTPHANDLER_HTTP2FLOWCONTROL_DISABLEDYNAMICWINDOWSIZING";
@@ -28,6 +29,7 @@ const string PoolArrays = "DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPAR
 Config[] configs =
 [
     new("HTTP/1.1, Content-Length (for comparison)", "pooled", Http2: false, []),
+    new("HTTP/1.1, gzip, AutomaticDecompression (for comparison)", "pooled-gzip", Http2: false, [], Gzip: true),
     new("h2c, defaults", "pooled-h2", Http2: true, []),
     new("h2c, defaults, floor (one preallocated array, no pool)", "floor-h2", Http2: true, []),
     new($"h2c, {MaxWindow}=1048576", "pooled-h2", Http2: true, [(MaxWindow, "1048576")]),
@@ -43,6 +45,7 @@ Config[] configs =
     new($"8 at once: h2c, InitialHttp2StreamWindowSize=1048576 and {FixedWindow}=1", "pooled-h2-window=1048576", Http2: true, [(FixedWindow, "1")], Parallel: 8),
     new($"8 at once: h2c, {MaxWindow}=1048576 and {PoolArrays}=256", "pooled-h2", Http2: true, [(MaxWindow, "1048576"), (PoolArrays, "256")], Parallel: 8),
 ];
+configs = [.. configs.Where(c => c.Name.Contains(only, StringComparison.Ordinal))];
 int[] sizes = [MiB, 16 * MiB];
 
 Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(output))!);
@@ -55,7 +58,7 @@ for (int run = 1; run <= runs; run++)
     {
         foreach (Config config in configs)
         {
-            Uri url = config.Http2 ? wire.Http2Url(size) : http11.BytesUrl(size, contentLength: true);
+            Uri url = config.Http2 ? wire.Http2Url(size) : config.Gzip ? http11.GzipUrl(size) : http11.BytesUrl(size, contentLength: true);
             // Downloads measured per run: 100 of 1 MiB, 50 of 16 MiB one at a time; 10 rounds of 8 at once, after 20.
             int iterations = config.Parallel > 1 ? 10 : size == MiB ? 100 : 50;
             int warmups = config.Parallel > 1 ? 20 : 100;
@@ -125,5 +128,5 @@ static string FindRoot()
     throw new InvalidOperationException("run from inside the repository");
 }
 
-/// <summary>One way to download: the probe's strategy, the server, the environment of the probe's process, and how many at once (per-download figures divide by it).</summary>
-internal sealed record Config(string Name, string Strategy, bool Http2, (string Name, string Value)[] Environment, int Parallel = 1);
+/// <summary>One way to download: the probe's strategy, the server (h2c, or HTTP/1.1 plain or gzip), the environment of the probe's process, and how many at once (per-download figures divide by it).</summary>
+internal sealed record Config(string Name, string Strategy, bool Http2, (string Name, string Value)[] Environment, int Parallel = 1, bool Gzip = false);
