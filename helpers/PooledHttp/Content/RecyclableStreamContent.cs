@@ -28,18 +28,23 @@ public sealed class RecyclableStreamContent : HttpContent
 
     /// <summary>Wraps <paramref name="stream"/>; the content now owns it.</summary>
     /// <param name="stream">The body, whatever its position: the whole stream is sent.</param>
-    /// <param name="mediaType">The Content-Type's media type, sent with <c>charset=utf-8</c>; none when <see langword="null"/>.</param>
+    /// <param name="mediaType">The Content-Type's media type, sent as it is, with no parameters (no charset); none when <see langword="null"/>.</param>
     public RecyclableStreamContent(RecyclableMemoryStream stream, string? mediaType = null)
+        : this(stream, mediaType is null ? null : new MediaTypeHeaderValue(mediaType))
+    {
+    }
+
+    /// <summary>Wraps <paramref name="stream"/>; the content now owns it.</summary>
+    /// <param name="stream">The body, whatever its position: the whole stream is sent.</param>
+    /// <param name="contentType">The Content-Type, parameters (a charset, for text) included, sent as given; none when <see langword="null"/>.</param>
+    public RecyclableStreamContent(RecyclableMemoryStream stream, MediaTypeHeaderValue? contentType)
     {
         _stream = stream ?? throw new ArgumentNullException(nameof(stream));
         _guard = new SerializationGuard(stream);
-        if (mediaType is not null)
-        {
-            Headers.ContentType = new MediaTypeHeaderValue(mediaType) { CharSet = "utf-8" };
-        }
+        Headers.ContentType = contentType;
     }
 
-    /// <summary>Serializes <paramref name="value"/> as JSON into a pooled stream and wraps it.</summary>
+    /// <summary>Serializes <paramref name="value"/> as JSON into a pooled stream and wraps it, sent as <c>application/json; charset=utf-8</c>.</summary>
     public static RecyclableStreamContent CreateJson<T>(T value, JsonSerializerOptions? options = null, RecyclableMemoryStreamManager? manager = null)
     {
         RecyclableMemoryStream stream = (manager ?? RecyclableStreams.Manager).GetStream(nameof(RecyclableStreamContent));
@@ -50,7 +55,7 @@ public sealed class RecyclableStreamContent : HttpContent
                 JsonSerializer.Serialize(writer, value, options ?? PooledJson.Options);
             }
 
-            return new RecyclableStreamContent(stream, "application/json");
+            return new RecyclableStreamContent(stream, new MediaTypeHeaderValue("application/json") { CharSet = "utf-8" });
         }
         catch
         {

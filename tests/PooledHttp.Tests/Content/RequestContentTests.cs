@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net.Http.Headers;
 using System.Text.Json;
 using PooledHttp.Buffers;
 using PooledHttp.Content;
@@ -104,6 +105,29 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
         content.Dispose();
         content.Dispose();
         await Assert.ThrowsAsync<ObjectDisposedException>(() => content.CopyToAsync(Stream.Null));
+    }
+
+    [Theory]
+    [InlineData("application/x-protobuf")]
+    [InlineData("application/octet-stream")]
+    [InlineData("image/png")]
+    public void Recyclable_stream_content_sends_a_binary_media_type_without_a_charset(string mediaType)
+    {
+        using var content = new RecyclableStreamContent(RecyclableStreams.Manager.GetStream(), mediaType);
+        Assert.Equal(mediaType, content.Headers.ContentType?.ToString());
+    }
+
+    [Fact]
+    public void Recyclable_stream_content_sends_the_content_type_it_is_given_and_json_with_utf_8()
+    {
+        using var text = new RecyclableStreamContent(RecyclableStreams.Manager.GetStream(), new MediaTypeHeaderValue("text/plain") { CharSet = "utf-16" });
+        Assert.Equal("text/plain; charset=utf-16", text.Headers.ContentType?.ToString());
+
+        using var untyped = new RecyclableStreamContent(RecyclableStreams.Manager.GetStream());
+        Assert.Null(untyped.Headers.ContentType);
+
+        using var json = RecyclableStreamContent.CreateJson(Books[..3]);
+        Assert.Equal("application/json; charset=utf-8", json.Headers.ContentType?.ToString());
     }
 
     [Fact]
