@@ -3,6 +3,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
 using Microsoft.IO;
 
 namespace PooledHttp.Content;
@@ -27,23 +28,44 @@ public sealed class RecyclableStreamContent : HttpContent
     private readonly RecyclableMemoryStream _stream;
     private readonly SerializationGuard _guard;
 
+    /// <summary>Wraps <paramref name="stream"/>, with no Content-Type; the content now owns it.</summary>
+    /// <param name="stream">The body, whatever its position: the whole stream is sent.</param>
+    public RecyclableStreamContent(RecyclableMemoryStream stream)
+        : this(stream, (MediaTypeHeaderValue?)null)
+    {
+    }
+
     /// <summary>Wraps <paramref name="stream"/>; the content now owns it.</summary>
     /// <param name="stream">The body, whatever its position: the whole stream is sent.</param>
-    /// <param name="mediaType">The Content-Type's media type, sent with <c>charset=utf-8</c>; none when <see langword="null"/>.</param>
-    public RecyclableStreamContent(RecyclableMemoryStream stream, string? mediaType = null)
+    /// <param name="mediaType">The Content-Type's media type, sent as it is, with no parameters (no charset); none when <see langword="null"/>.</param>
+    public RecyclableStreamContent(RecyclableMemoryStream stream, string? mediaType)
+        : this(stream, mediaType is null ? null : new MediaTypeHeaderValue(mediaType))
+    {
+    }
+
+    /// <summary>Wraps <paramref name="stream"/>; the content now owns it.</summary>
+    /// <param name="stream">The body, whatever its position: the whole stream is sent.</param>
+    /// <param name="contentType">The Content-Type, parameters (a charset, for text) included, sent as given; none when <see langword="null"/>.</param>
+    public RecyclableStreamContent(RecyclableMemoryStream stream, MediaTypeHeaderValue? contentType)
     {
         _stream = stream ?? throw new ArgumentNullException(nameof(stream));
         _guard = new SerializationGuard(stream);
-        if (mediaType is not null)
-        {
-            Headers.ContentType = new MediaTypeHeaderValue(mediaType) { CharSet = "utf-8" };
-        }
+        Headers.ContentType = contentType;
     }
 
-    /// <summary>Serializes <paramref name="value"/> as JSON into a pooled stream and wraps it.</summary>
+    /// <summary>Serializes <paramref name="value"/> with <see cref="PooledJson.Options"/> into a stream from <see cref="RecyclableStreams.Manager"/> and wraps it, sent as <c>application/json; charset=utf-8</c>.</summary>
+    /// <param name="value">The value to send.</param>
     [RequiresUnreferencedCode(PooledJson.ReflectionReason)]
     [RequiresDynamicCode(PooledJson.ReflectionReason)]
-    public static RecyclableStreamContent CreateJson<T>(T value, JsonSerializerOptions? options = null, RecyclableMemoryStreamManager? manager = null)
+    public static RecyclableStreamContent CreateJson<T>(T value) => CreateJson(value, (JsonSerializerOptions?)null, null);
+
+    /// <summary>Serializes <paramref name="value"/> as JSON into a pooled stream and wraps it, sent as <c>application/json; charset=utf-8</c>.</summary>
+    /// <param name="value">The value to send.</param>
+    /// <param name="options">Serializer options; <see cref="PooledJson.Options"/> when <see langword="null"/>. Reuse one instance.</param>
+    /// <param name="manager">The manager to take the stream from; <see cref="RecyclableStreams.Manager"/> when <see langword="null"/>.</param>
+    [RequiresUnreferencedCode(PooledJson.ReflectionReason)]
+    [RequiresDynamicCode(PooledJson.ReflectionReason)]
+    public static RecyclableStreamContent CreateJson<T>(T value, JsonSerializerOptions? options, RecyclableMemoryStreamManager? manager)
     {
         RecyclableMemoryStream stream = (manager ?? RecyclableStreams.Manager).GetStream(nameof(RecyclableStreamContent));
         try
@@ -53,7 +75,7 @@ public sealed class RecyclableStreamContent : HttpContent
                 JsonSerializer.Serialize(writer, value, options ?? PooledJson.Options);
             }
 
-            return new RecyclableStreamContent(stream, "application/json");
+            return Json(stream);
         }
         catch
         {
@@ -61,6 +83,37 @@ public sealed class RecyclableStreamContent : HttpContent
             throw;
         }
     }
+
+    /// <summary>Serializes <paramref name="value"/> with source-generated metadata into a stream from <see cref="RecyclableStreams.Manager"/>: safe under trimming and native AOT.</summary>
+    /// <param name="value">The value to send.</param>
+    /// <param name="jsonTypeInfo">The type's metadata, from a <see cref="System.Text.Json.Serialization.JsonSerializerContext"/>.</param>
+    public static RecyclableStreamContent CreateJson<T>(T value, JsonTypeInfo<T> jsonTypeInfo) => CreateJson(value, jsonTypeInfo, null);
+
+    /// <summary>Serializes <paramref name="value"/> with source-generated metadata into a pooled stream: safe under trimming and native AOT.</summary>
+    /// <param name="value">The value to send.</param>
+    /// <param name="jsonTypeInfo">The type's metadata, from a <see cref="System.Text.Json.Serialization.JsonSerializerContext"/>.</param>
+    /// <param name="manager">The manager to take the stream from; <see cref="RecyclableStreams.Manager"/> when <see langword="null"/>.</param>
+    public static RecyclableStreamContent CreateJson<T>(T value, JsonTypeInfo<T> jsonTypeInfo, RecyclableMemoryStreamManager? manager)
+    {
+        ArgumentNullException.ThrowIfNull(jsonTypeInfo);
+        RecyclableMemoryStream stream = (manager ?? RecyclableStreams.Manager).GetStream(nameof(RecyclableStreamContent));
+        try
+        {
+            using (var writer = new Utf8JsonWriter((IBufferWriter<byte>)stream))
+            {
+                JsonSerializer.Serialize(writer, value, jsonTypeInfo);
+            }
+
+            return Json(stream);
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+    }
+
+    private static RecyclableStreamContent Json(RecyclableMemoryStream stream) => new(stream, new MediaTypeHeaderValue("application/json") { CharSet = "utf-8" });
 
     /// <inheritdoc />
     protected override Task SerializeToStreamAsync(Stream stream, TransportContext? context) => SerializeToStreamAsync(stream, context, CancellationToken.None);

@@ -74,7 +74,9 @@ public static class PooledBodyReader
     /// <exception cref="PayloadTooLargeException">The body, or its declared length, is over <paramref name="maxBytes"/>
     /// (an <see cref="HttpRequestException"/> with <see cref="HttpRequestError.ConfigurationLimitExceeded"/>).</exception>
     /// <exception cref="HttpRequestException">The body is shorter than <paramref name="declaredLength"/>
-    /// (<see cref="HttpRequestError.ResponseEnded"/>) or longer (<see cref="HttpRequestError.InvalidResponse"/>), or reading
+    /// (<see cref="HttpRequestError.ResponseEnded"/>) or longer (<see cref="HttpRequestError.InvalidResponse"/>: the runtime's
+    /// HTTP/1.1 content stream never yields a byte past the Content-Length, its HTTP/2 stream does not check either way,
+    /// so there both are caught here where <c>GetByteArrayAsync</c> returns the body as if it were whole), or reading
     /// it failed: the stream's <see cref="IOException"/> or <see cref="ObjectDisposedException"/> is the inner exception and
     /// the error is the inner <see cref="HttpIOException"/>'s, <see cref="HttpRequestError.Unknown"/> otherwise, as
     /// <see cref="HttpContent.ReadAsByteArrayAsync()"/> reports it.</exception>

@@ -95,7 +95,8 @@ public static class PooledHttpClientExtensions
     /// <exception cref="HttpRequestException">The status code is not a success (<see cref="HttpRequestException.StatusCode"/> says which);
     /// the body is over the limit (a <see cref="PayloadTooLargeException"/>, <see cref="HttpRequestError.ConfigurationLimitExceeded"/>);
     /// the body ended early (<see cref="HttpRequestError.ResponseEnded"/>); its framing cannot be trusted: a Content-Length that is
-    /// invalid or has conflicting values (RFC 9112 §6.3) or a body longer than it (<see cref="HttpRequestError.InvalidResponse"/>);
+    /// invalid or has conflicting values (RFC 9112 §6.3) or a body longer than it (<see cref="HttpRequestError.InvalidResponse"/>; over
+    /// HTTP/2 only, where the handler does not check DATA frames against the Content-Length: over HTTP/1.1 it reads the declared length and no more);
     /// or the connection failed (the transport's exception inside). Its <see cref="HttpRequestException.HttpRequestError"/> is
     /// what <see cref="HttpClient.GetByteArrayAsync(Uri?)"/> reports for the same response.</exception>
     /// <exception cref="TaskCanceledException"><paramref name="cancellationToken"/> was cancelled (the exception carries it as its

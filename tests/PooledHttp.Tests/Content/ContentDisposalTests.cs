@@ -136,7 +136,7 @@ public class ContentDisposalTests
 
         public HttpContent Create() => _content = kind == Kind.PooledJson
             ? PooledJsonContent.Create(Words, options: null, pool: _pool, maxBytes: int.MaxValue)
-            : RecyclableStreamContent.CreateJson(Words, manager: _manager);
+            : RecyclableStreamContent.CreateJson(Words, options: null, manager: _manager);
 
         public static byte[] Expected() => JsonSerializer.SerializeToUtf8Bytes(Words, PooledJson.Options);
 

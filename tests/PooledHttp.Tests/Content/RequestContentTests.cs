@@ -1,5 +1,7 @@
 using System.Globalization;
+using System.Net.Http.Headers;
 using System.Text.Json;
+using Microsoft.IO;
 using PooledHttp.Buffers;
 using PooledHttp.Content;
 using PooledHttp.Workshop.Server;
@@ -122,11 +124,54 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
         await Assert.ThrowsAsync<ObjectDisposedException>(() => content.CopyToAsync(Stream.Null));
     }
 
-    [Fact]
-    public void The_shared_stream_manager_bounds_its_free_pools()
+    [Theory]
+    [InlineData("application/x-protobuf")]
+    [InlineData("application/octet-stream")]
+    [InlineData("image/png")]
+    public void Recyclable_stream_content_sends_a_binary_media_type_without_a_charset(string mediaType)
     {
-        Assert.True(RecyclableStreams.Manager.Settings.MaximumSmallPoolFreeBytes > 0);
-        Assert.True(RecyclableStreams.Manager.Settings.MaximumLargePoolFreeBytes > 0);
+        using var content = new RecyclableStreamContent(RecyclableStreams.Manager.GetStream(), mediaType);
+        Assert.Equal(mediaType, content.Headers.ContentType?.ToString());
+    }
+
+    [Fact]
+    public void Recyclable_stream_content_sends_the_content_type_it_is_given_and_json_with_utf_8()
+    {
+        using var text = new RecyclableStreamContent(RecyclableStreams.Manager.GetStream(), new MediaTypeHeaderValue("text/plain") { CharSet = "utf-16" });
+        Assert.Equal("text/plain; charset=utf-16", text.Headers.ContentType?.ToString());
+
+        using var untyped = new RecyclableStreamContent(RecyclableStreams.Manager.GetStream());
+        Assert.Null(untyped.Headers.ContentType);
+
+        using var json = RecyclableStreamContent.CreateJson(Books[..3]);
+        Assert.Equal("application/json; charset=utf-8", json.Headers.ContentType?.ToString());
+    }
+
+    [Fact]
+    public void The_shared_stream_manager_keeps_at_most_80_MiB_of_free_buffers_in_all()
+    {
+        // RecyclableMemoryStream limits its large pool per buffer size, not in all. Hand back more large buffers of
+        // each size than a 16 MiB limit keeps, up to 16 MiB, and 25 MiB of small blocks, to a manager with the
+        // shared one's settings, and add up what it keeps.
+        const int MiB = 1024 * 1024;
+        var manager = new RecyclableMemoryStreamManager(RecyclableStreams.Manager.Settings);
+        var streams = new List<RecyclableMemoryStream>();
+        foreach (int size in new[] { 1, 2, 3, 4, 8, 16 })
+        {
+            for (int i = 0; i <= 16 / size; i++)
+            {
+                streams.Add(manager.GetStream("large", size * MiB, asContiguousBuffer: true));
+            }
+        }
+
+        RecyclableMemoryStream blocks = manager.GetStream("small");
+        blocks.Write(new byte[25 * MiB]);
+        streams.Add(blocks);
+        streams.ForEach(stream => stream.Dispose());
+
+        Assert.True(manager.LargePoolFreeSize <= 64 * MiB, $"{manager.LargePoolFreeSize:N0} bytes of free large buffers kept");
+        Assert.True(manager.SmallPoolFreeSize <= 16 * MiB, $"{manager.SmallPoolFreeSize:N0} bytes of free blocks kept");
+        Assert.True(manager.LargePoolFreeSize > 0 && manager.SmallPoolFreeSize > 0, "nothing was kept: the test could not fail");
     }
 }
 

@@ -17,12 +17,14 @@ internal static class ProbeProcess
         return (m.BytesPerOperation, checked((int)m.BodyLength));
     }
 
-    public static async Task<Measurement> MeasureAsync(string strategy, IEnumerable<Uri> urls, int iterations, int warmups, int parallel)
+    /// <param name="environment">Variables added to the probe's environment: the runtime's process-wide settings, read once per process.</param>
+    public static async Task<Measurement> MeasureAsync(string strategy, IEnumerable<Uri> urls, int iterations, int warmups, int parallel, IReadOnlyDictionary<string, string>? environment = null)
     {
         (int exit, string output, string error) = await ChildProcess.RunAsync(
             "dotnet",
             [Path.Combine(AppContext.BaseDirectory, "PooledHttp.AllocationProbe.dll"), strategy, string.Join(',', urls), Invariant(iterations), Invariant(warmups), Invariant(parallel)],
-            TimeSpan.FromMinutes(3));
+            TimeSpan.FromMinutes(3),
+            environment);
         Assert.True(exit == 0, $"probe failed ({exit}): {output} {error}");
         long[] parts = [.. output.Trim().Split(' ').Select(p => long.Parse(p, CultureInfo.InvariantCulture))];
         return new Measurement(parts[0], parts[1], parts[2]);
