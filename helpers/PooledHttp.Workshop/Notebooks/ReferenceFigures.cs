@@ -6,20 +6,23 @@ using PooledHttp.Workshop.Measuring;
 namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>
-/// The README's headline figures, computed from the committed reference run
-/// (<c>data/results/reference/*.csv</c>) and the sources' published figures, so that no figure in the
-/// README is typed by hand. <c>dotnet run --project tools/ReadmeFigures</c> rewrites the table between
-/// <see cref="Start"/> and <see cref="End"/>; a test fails when the README and the CSVs disagree.
+/// The headline figures of the results page (<c>docs/results.md</c>, read after the chapters), computed from the
+/// committed reference run (<c>data/results/reference/*.csv</c>) and the sources' published figures, so that no
+/// figure there is typed by hand. <c>dotnet run --project tools/ResultsPage</c> rewrites the table between
+/// <see cref="Start"/> and <see cref="End"/>; a test fails when the page and the CSVs disagree.
 /// </summary>
 public static class ReferenceFigures
 {
     /// <summary>The line before the generated table.</summary>
-    public const string Start = "<!-- reference figures: generated from data/results/reference by `dotnet run --project tools/ReadmeFigures`; do not edit by hand -->";
+    public const string Start = "<!-- reference figures: generated from data/results/reference by `dotnet run --project tools/ResultsPage`; do not edit by hand -->";
 
     /// <summary>The line after it.</summary>
     public const string End = "<!-- end of reference figures -->";
 
     private const int OneMiB = 1024 * 1024;
+
+    /// <summary>The results page, relative to the repository's root.</summary>
+    public const string Page = "docs/results.md";
 
     /// <summary>The reference run's folder in this repository.</summary>
     public static string ReferenceFolder => Path.Combine(WorkshopPaths.Root, "data", "results", "reference");
