@@ -6,40 +6,60 @@ using System.Runtime.InteropServices;
 namespace PooledHttp.Buffers;
 
 /// <summary>
-/// An <see cref="ArrayPool{T}"/> of bytes governed by one budget: it keeps at most
-/// <see cref="MaxRetainedBytes"/> in free arrays, of any mix of sizes, gives the least recently returned
-/// ones up first when a return would go over, and lets go of arrays nobody has needed for
-/// <see cref="IdleTimeout"/> when the GC runs a full collection.
+/// An <see cref="ArrayPool{T}"/> of bytes for response bodies, governed by one budget: it keeps at most
+/// <see cref="MaxRetainedBytes"/> in free arrays, of any mix of sizes, refuses a return that would go over,
+/// and lets go of arrays nobody has needed for <see cref="IdleTimeout"/> when the GC runs a full collection.
 /// </summary>
 /// <remarks>
-/// <para><b>Sizes.</b> Arrays come in powers of two from <see cref="SmallestArray"/> bytes up to
-/// <see cref="MaxArrayLength"/>. A rent above the largest size gets a fresh array of exactly the size asked
-/// for, and its return drops it: past that size a pool buys nothing over an allocation.</para>
-/// <para><b>No count per size.</b> The budget alone decides what is kept. With N bodies of S bytes in flight
-/// at once and N × S (each rounded up to a power of two) within the budget, every rent at steady state
-/// finds a free array, whatever N is. Past the budget the pool keeps what fits and the rest is allocated
-/// and collected, so what it holds never exceeds <see cref="MaxRetainedBytes"/>.
-/// <see cref="BodyPool.Create"/> turns "N bodies of about S bytes" into a budget.</para>
+/// <para><b>Sizes.</b> Arrays from <see cref="SmallestPooledArray"/> bytes up to <see cref="MaxArrayLength"/>
+/// come in powers of two and are this pool's. Smaller ones are rented from and returned to
+/// <see cref="ArrayPool{T}.Shared"/>, whose per-core stacks serve small, frequent rents without a lock; they are not
+/// counted in the budget, not checked for a second return and not in the metrics. A rent above the largest size
+/// gets a fresh array of exactly the size asked for, and its return drops it: past that size a pool buys nothing
+/// over an allocation.</para>
+/// <para><b>The budget.</b> No count per size: with N bodies of S bytes in flight at once and N × S (each rounded
+/// up to a power of two) within the budget, every rent at steady state finds a free array, whatever N is. A
+/// return that does not fit is refused (the array is left to the GC), as <see cref="ArrayPool{T}.Shared"/> and
+/// RecyclableMemoryStream refuse theirs, so a burst of large bodies never pushes out the arrays of the steady
+/// traffic; what it keeps never exceeds <see cref="MaxRetainedBytes"/>. Arrays kept for a mix of sizes that is
+/// gone make room when they have been idle for <see cref="IdleTimeout"/> (see Trimming), or at <see cref="Trim"/>.
+/// <see cref="BodyPool.Create(int, int)"/> turns "N bodies of about S bytes" into a budget.</para>
 /// <para><b>Ownership.</b> A rented array belongs to the renter until it is returned, once. After the return
 /// the pool may hand it to someone else at any moment, so nothing may read or write it again. Returning an
+/// array that is already among the free arrays (a second return before anyone rented it again) throws
+/// <see cref="InvalidOperationException"/> instead of handing one array to two renters; a stale owner returning
+/// an array that somebody has rented since cannot be told from that renter, and is not detected. Returning an
 /// array that does not have one of the pool's sizes throws <see cref="ArgumentException"/>, as the pools of
-/// <see cref="ArrayPool{T}.Create(int, int)"/> do.</para>
+/// <see cref="ArrayPool{T}.Create(int, int)"/> do. With <see cref="ClearOnReturn"/> every array is cleared
+/// when it comes back, for bodies that carry secrets.</para>
 /// <para><b>Trimming.</b> At every gen2 collection the pool drops the arrays returned more than
 /// <see cref="IdleTimeout"/> ago, and all of them when the GC reports the machine's memory load as high.
 /// The shared pool of the runtime trims the same way (after 60 s, sooner under pressure). A process that
 /// allocates too little to collect keeps its free arrays until it does; <see cref="Trim"/> drops them on
 /// demand.</para>
-/// <para><b>Locking.</b> One lock guards the whole pool, so the budget is exact. A body read rents and
-/// returns a handful of times per request, not per byte. Measured on the 2-core workshop machine
-/// (<c>tools/PoolContention</c>): 64 tasks renting and returning 1 MiB arrays as fast as they can, 85 to 170 ns
-/// per rent and return, against 8 to 11 ns for <see cref="ArrayPool{T}.Shared"/>'s per-core stacks; a paced
-/// 1 MiB download lasts over 30 ms, so the lock costs it well under a microsecond.</para>
+/// <para><b>Observing it.</b> The <see cref="System.Diagnostics.Metrics.Meter"/> named <c>PooledHttp</c> publishes,
+/// tagged <c>pooledhttp.pool.name</c> with <see cref="Name"/>: <c>pooledhttp.pool.rents</c> (tagged
+/// <c>pooledhttp.pool.hit</c>: whether a free array was there), <c>pooledhttp.pool.returns</c> (tagged
+/// <c>pooledhttp.pool.kept</c>: false for a return refused by the budget), <c>pooledhttp.pool.trimmed</c> (bytes
+/// dropped by trims), and the gauges <c>pooledhttp.pool.retained</c> (bytes) and <c>pooledhttp.pool.retained_arrays</c>.
+/// <c>dotnet-counters monitor --counters PooledHttp -p &lt;pid&gt;</c> shows them; OpenTelemetry collects them with
+/// <c>AddMeter("PooledHttp")</c>. Nothing is measured while nobody listens.</para>
+/// <para><b>Locking.</b> One lock guards the body-sized arrays, so the budget is exact; the work under it is a
+/// bucket push or pop and a set lookup. A body read rents and returns a handful of times per request, not per
+/// byte. What the lock costs under contention is measured in the repository's <c>docs/measurements.md</c>.</para>
 /// </remarks>
 [DebuggerDisplay("BoundedArrayPool {RetainedArrays} arrays, {RetainedBytes:N0} of {MaxRetainedBytes:N0} bytes kept")]
 public sealed class BoundedArrayPool : ArrayPool<byte>
 {
     /// <summary>The smallest array handed out: smaller rents are rounded up to it, as the runtime's pools do.</summary>
     public const int SmallestArray = 16;
+
+    /// <summary>
+    /// The smallest array this pool keeps itself: below it, rents go to <see cref="ArrayPool{T}.Shared"/>. A body read
+    /// starts at 16 KiB when it does not know the length, and smaller rents (a small body, a one-byte probe) are the
+    /// frequent kind that per-core stacks serve best and that would otherwise queue on this pool's lock.
+    /// </summary>
+    public const int SmallestPooledArray = 16 * 1024;
 
     /// <summary>The largest array kept unless told otherwise: 64 MiB, the library's default body limit.</summary>
     public const int DefaultMaxArrayLength = 64 * 1024 * 1024;
@@ -51,6 +71,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
     private const double HighLoadFraction = 0.9;
 
     private readonly object _gate = new();
+    private readonly HashSet<byte[]> _free = new(ReferenceEqualityComparer.Instance);
     private readonly Bucket[] _buckets;
     private readonly TimeProvider _time;
     private long _retainedBytes;
@@ -85,6 +106,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         }
 
         Gen2Callback.Register(this);
+        PoolMetrics.Track(this);
     }
 
     /// <summary>The largest array kept, in bytes.</summary>
@@ -102,6 +124,12 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
     /// <summary>The number of free arrays held right now.</summary>
     public int RetainedArrays => Volatile.Read(ref _retainedArrays);
 
+    /// <summary>The name the pool's metrics carry (<c>pooledhttp.pool.name</c>).</summary>
+    public string Name { get; init; } = "unnamed";
+
+    /// <summary>Whether every array is cleared when it comes back, whatever the caller's <c>clearArray</c>: for bodies that carry secrets.</summary>
+    public bool ClearOnReturn { get; init; }
+
     /// <inheritdoc />
     public override byte[] Rent(int minimumLength)
     {
@@ -109,6 +137,11 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         if (minimumLength == 0)
         {
             return [];
+        }
+
+        if (minimumLength < SmallestPooledArray)
+        {
+            return Shared.Rent(minimumLength);
         }
 
         if (minimumLength > MaxArrayLength)
@@ -121,51 +154,29 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         {
             if (_buckets[index].TryTakeNewest(out byte[]? array))
             {
+                _free.Remove(array);
                 _retainedBytes -= array.Length;
                 _retainedArrays--;
+                PoolMetrics.Rented(this, hit: true);
                 return array;
             }
         }
+
+        PoolMetrics.Rented(this, hit: false);
 
         // Uninitialized like the runtime's pools: a renter must never rely on what a rented array holds.
         return GC.AllocateUninitializedArray<byte>(SmallestArray << index);
     }
 
     /// <summary>
-    /// The typical body this pool was made for (<see cref="BodyPool.Create"/>), or 0: a read of unknown length
+    /// The typical body this pool was made for (<see cref="BodyPool.Create(int, int)"/>), or 0: a read of unknown length
     /// starts in an array of this size, so it holds one array from its first byte, as a read with a Content-Length does.
     /// </summary>
     internal int TypicalBodySize { get; init; }
 
-    /// <summary>
-    /// The size, rounded up to a power of two, of the last body of unknown length read into this pool's arrays:
-    /// where the next such read starts if a free array of that size is there (see <see cref="TryRentFree"/>).
-    /// A race between two reads only picks one of their sizes.
-    /// </summary>
-    internal int UnknownLengthHint;
-
-    /// <summary>A free array of the size class of <paramref name="minimumLength"/>, or <see langword="null"/> when there is none: never allocates.</summary>
-    internal byte[]? TryRentFree(int minimumLength)
-    {
-        if (minimumLength <= 0 || minimumLength > MaxArrayLength)
-        {
-            return null;
-        }
-
-        lock (_gate)
-        {
-            if (_buckets[BucketIndex(minimumLength)].TryTakeNewest(out byte[]? array))
-            {
-                _retainedBytes -= array.Length;
-                _retainedArrays--;
-                return array;
-            }
-        }
-
-        return null;
-    }
-
-    /// <inheritdoc />
+    /// <summary>Takes back an array rented from this pool; keeps it if it fits the budget, and otherwise leaves it to the GC.</summary>
+    /// <exception cref="ArgumentException">The array does not have one of the pool's sizes.</exception>
+    /// <exception cref="InvalidOperationException">The array is already among the pool's free arrays: it was returned twice.</exception>
     public override void Return(byte[] array, bool clearArray = false)
     {
         ArgumentNullException.ThrowIfNull(array);
@@ -179,30 +190,39 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             throw new ArgumentException($"An array of {array.Length:N0} bytes was not rented from this pool: its sizes are powers of two from {SmallestArray} to {MaxArrayLength:N0}.", nameof(array));
         }
 
-        if (clearArray)
+        if (array.Length < SmallestPooledArray)
+        {
+            Shared.Return(array, clearArray || ClearOnReturn);
+            return;
+        }
+
+        if (clearArray || ClearOnReturn)
         {
             Array.Clear(array);
         }
 
-        if (array.Length > MaxRetainedBytes)
-        {
-            return;
-        }
-
         long now = _time.GetTimestamp();
+        bool kept;
         lock (_gate)
         {
-            // Over budget: give up the arrays returned longest ago until this one fits. The newest return
-            // is the likeliest to be rented again soon.
-            while (_retainedBytes + array.Length > MaxRetainedBytes)
+            if (_free.Contains(array))
             {
-                DropOldest();
+                throw new InvalidOperationException($"An array of {array.Length:N0} bytes was returned to the pool '{Name}' twice: the second return would hand it to two renters at once.");
             }
 
-            _buckets[BucketIndex(array.Length)].Add(array, now);
-            _retainedBytes += array.Length;
-            _retainedArrays++;
+            // Over budget: refused. The arrays already kept serve the traffic that returned them; a body that does
+            // not fit must not push them out, or that traffic allocates again and its returns push this one out.
+            kept = _retainedBytes + array.Length <= MaxRetainedBytes;
+            if (kept)
+            {
+                _buckets[BucketIndex(array.Length)].Add(array, now);
+                _free.Add(array);
+                _retainedBytes += array.Length;
+                _retainedArrays++;
+            }
         }
+
+        PoolMetrics.Returned(this, kept);
     }
 
     /// <summary>Drops every free array returned at least <paramref name="idleFor"/> ago.</summary>
@@ -219,7 +239,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             {
                 while (bucket.TryPeekOldest(out long returnedAt, out int length) && _time.GetElapsedTime(returnedAt, now) >= idleFor)
                 {
-                    bucket.RemoveOldest();
+                    _free.Remove(bucket.RemoveOldest());
                     _retainedBytes -= length;
                     _retainedArrays--;
                     dropped += length;
@@ -227,6 +247,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             }
         }
 
+        PoolMetrics.Trimmed(this, dropped);
         return dropped;
     }
 
@@ -248,24 +269,6 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         {
             Trim(IdleTimeout);
         }
-    }
-
-    private void DropOldest()
-    {
-        Bucket? oldest = null;
-        long oldestAt = long.MaxValue;
-        foreach (Bucket bucket in _buckets)
-        {
-            if (bucket.TryPeekOldest(out long returnedAt, out _) && returnedAt < oldestAt)
-            {
-                oldest = bucket;
-                oldestAt = returnedAt;
-            }
-        }
-
-        int length = oldest!.RemoveOldest(); // callers only get here while something is retained
-        _retainedBytes -= length;
-        _retainedArrays--;
     }
 
     /// <summary>0 for sizes up to 16 bytes, 1 for up to 32, and so on.</summary>
@@ -320,13 +323,13 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             return _count > 0;
         }
 
-        public int RemoveOldest()
+        public byte[] RemoveOldest()
         {
-            int length = _arrays[_head]!.Length;
+            byte[] array = _arrays[_head]!;
             _arrays[_head] = null;
             _head = (_head + 1) % _arrays.Length;
             _count--;
-            return length;
+            return array;
         }
 
         private void Grow()

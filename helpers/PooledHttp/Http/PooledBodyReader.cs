@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Numerics;
 using System.Runtime.CompilerServices;
 using PooledHttp.Buffers;
 
@@ -158,20 +157,13 @@ public static class PooledBodyReader
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<PooledBuffer> ReadUnknownLengthAsync(Stream body, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
-        // A body of unknown length grows through smaller arrays before it fits; bodies in flight at once then hold
-        // arrays of every size on the way, and a pool needs several of each. A pool made for bodies of a known
+        // A body of unknown length grows through smaller arrays before it fits. A pool made for bodies of a known
         // typical size (BodyPool.Create) starts every such read in an array of that size, as a Content-Length
-        // would. Another BoundedArrayPool that has read such bodies before starts in an array of the last one's
-        // size, but only when one is free: that pool may be shared by reads of every size, and a small body must
-        // never cost a large fresh array.
-        var bounded = pool as BoundedArrayPool;
+        // would; any other pool starts small, so that a small body never holds a large array for its lease.
         int initial = Math.Min(InitialUnknownLengthCapacity, maxBytes);
-        byte[]? warm = bounded switch
-        {
-            { TypicalBodySize: var typical } when typical > initial => pool.Rent(Math.Min(typical, maxBytes)),
-            { UnknownLengthHint: var hint } when hint > initial && hint / 2 < maxBytes => bounded.TryRentFree(hint),
-            _ => null,
-        };
+        byte[]? warm = pool is BoundedArrayPool { TypicalBodySize: var typical } && typical > initial
+            ? pool.Rent(Math.Min(typical, maxBytes))
+            : null;
         using PooledBufferStream buffer = warm is null
             ? new PooledBufferStream(maxBytes, initial, pool) { GrowthFactor = UnknownLengthGrowth }
             : new PooledBufferStream(maxBytes, warm, pool) { GrowthFactor = UnknownLengthGrowth };
@@ -182,10 +174,6 @@ public static class PooledBodyReader
             // read that has to wait. The buffer refuses a byte past the limit (PayloadTooLargeException), and
             // a body that ends exactly at a power of two never grows, since no write comes after it.
             await body.CopyToAsync(buffer, ReadSize, cancellationToken).ConfigureAwait(false);
-            if (bounded is not null)
-            {
-                Volatile.Write(ref bounded.UnknownLengthHint, (int)Math.Min(BitOperations.RoundUpToPowerOf2((uint)Math.Max(buffer.Length, 1)), 1 << 30));
-            }
 
             // Ownership moves to the lease; the using above then disposes an empty stream.
             return buffer.DetachBuffer();

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Runtime.CompilerServices;
 using PooledHttp.Buffers;
 
@@ -12,15 +13,30 @@ public class BoundedArrayPoolTests
     public void Rents_powers_of_two_and_hands_a_returned_array_out_again()
     {
         var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan);
-        byte[] first = pool.Rent(1000);
-        Assert.Equal(1024, first.Length);
-        Assert.Equal(16, pool.Rent(1).Length);
+        byte[] first = pool.Rent(100 * KiB);
+        Assert.Equal(128 * KiB, first.Length);
         Assert.Empty(pool.Rent(0));
 
         pool.Return(first);
-        Assert.Equal(1024, pool.RetainedBytes);
-        Assert.Same(first, pool.Rent(513)); // same bucket
+        Assert.Equal(128 * KiB, pool.RetainedBytes);
+        Assert.Same(first, pool.Rent(65 * KiB)); // same bucket
         Assert.Equal(0, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void Arrays_below_the_body_range_are_the_shared_pools_and_never_touch_the_budget()
+    {
+        // Small frequent rents would queue on the lock; ArrayPool<byte>.Shared serves them per core.
+        var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan);
+        byte[] small = pool.Rent(1000);
+        Assert.Equal(1024, small.Length);
+        Assert.Equal(16, pool.Rent(1).Length);
+        pool.Return(small);
+        Assert.Equal(0, pool.RetainedBytes);
+        Assert.Equal(0, pool.RetainedArrays);
+        byte[] sharedOne = ArrayPool<byte>.Shared.Rent(1000);
+        Assert.Same(small, sharedOne); // the same thread's slot in the shared pool
+        ArrayPool<byte>.Shared.Return(sharedOne);
     }
 
     [Fact]
@@ -70,26 +86,131 @@ public class BoundedArrayPoolTests
     }
 
     [Fact]
-    public void Over_budget_the_array_returned_longest_ago_goes_first()
+    public void Over_budget_a_return_is_refused_and_what_is_kept_stays()
     {
-        var clock = new ManualClock();
-        var pool = new BoundedArrayPool(3 * MiB, 4 * MiB, Timeout.InfiniteTimeSpan, clock);
-        byte[] oldTwo = pool.Rent(2 * MiB);
+        var pool = new BoundedArrayPool(3 * MiB, 4 * MiB, Timeout.InfiniteTimeSpan);
+        byte[] two = pool.Rent(2 * MiB);
         byte[] one = pool.Rent(MiB);
-        byte[] newTwo = pool.Rent(2 * MiB);
+        byte[] another = pool.Rent(2 * MiB);
 
-        pool.Return(oldTwo);
-        clock.Advance(TimeSpan.FromSeconds(1));
+        pool.Return(two);
         pool.Return(one);
         Assert.Equal(3 * MiB, pool.RetainedBytes);
-
-        clock.Advance(TimeSpan.FromSeconds(1));
-        pool.Return(newTwo); // 5 MiB would be over: the 2 MiB array returned first makes room
+        pool.Return(another); // 5 MiB would be over: refused, left to the GC
 
         Assert.Equal(3 * MiB, pool.RetainedBytes);
-        Assert.Same(newTwo, pool.Rent(2 * MiB));
+        Assert.Same(two, pool.Rent(2 * MiB));
         Assert.Same(one, pool.Rent(MiB));
-        Assert.NotSame(oldTwo, pool.Rent(2 * MiB));
+    }
+
+    [Fact]
+    public void A_big_return_never_pushes_out_the_small_traffics_arrays()
+    {
+        // An 8 MiB budget holding 64 arrays of 64 KiB (4 MiB), the working set of steady small downloads. One body of
+        // 8 MiB comes and goes. When its return pushed the oldest arrays out, the next 64 small rents allocated 4 MiB
+        // again (measured: 4.2 MB), and their returns pushed the big one out in turn.
+        var pool = new BoundedArrayPool(8 * MiB, 8 * MiB, Timeout.InfiniteTimeSpan);
+        byte[][] small = [.. Enumerable.Range(0, 64).Select(_ => pool.Rent(64 * KiB))];
+        foreach (byte[] array in small)
+        {
+            pool.Return(array);
+        }
+
+        pool.Return(pool.Rent(8 * MiB));
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        byte[][] again = [.. Enumerable.Range(0, 64).Select(_ => pool.Rent(64 * KiB))];
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        // The arrays of `again` (64 references, about 600 B) and nothing else: not one 64 KiB array.
+        Assert.True(allocated < 4 * KiB, $"the small traffic allocated {allocated:N0} B after one big return");
+        Assert.Equal(small.ToHashSet(ReferenceEqualityComparer.Instance).Count, again.Intersect(small, ReferenceEqualityComparer.Instance).Count());
+    }
+
+    [Fact]
+    public void A_second_return_is_refused_before_it_can_hand_one_array_to_two_renters()
+    {
+        var pool = new BoundedArrayPool(8 * MiB, MiB, Timeout.InfiniteTimeSpan) { Name = "twice" };
+        byte[] array = pool.Rent(MiB);
+        pool.Return(array);
+        var error = Assert.Throws<InvalidOperationException>(() => pool.Return(array));
+        Assert.Contains("twice", error.Message, StringComparison.Ordinal);
+        Assert.Equal(1, pool.RetainedArrays);
+        Assert.Same(array, pool.Rent(MiB));
+        Assert.NotSame(array, pool.Rent(MiB)); // it was kept once, so it is handed out once
+    }
+
+    [Fact]
+    public void With_clear_on_return_every_array_comes_back_zeroed_whatever_the_caller_asks()
+    {
+        var pool = new BoundedArrayPool(8 * MiB, MiB, Timeout.InfiniteTimeSpan) { ClearOnReturn = true };
+        foreach (int size in new[] { 100, MiB })
+        {
+            byte[] array = pool.Rent(size);
+            array.AsSpan().Fill(0x5A);
+            pool.Return(array, clearArray: false);
+            Assert.All(array, b => Assert.Equal(0, b));
+        }
+
+        BoundedArrayPool secret = BodyPool.Create(1, MiB, "secrets", null, clearOnReturn: true);
+        Assert.True(secret.ClearOnReturn);
+        Assert.Equal("secrets", secret.Name);
+    }
+
+    [Fact]
+    public void The_PooledHttp_meter_counts_hits_misses_refused_returns_and_trims_per_pool()
+    {
+        var pool = new BoundedArrayPool(MiB, MiB, Timeout.InfiniteTimeSpan) { Name = "metered-" + Guid.NewGuid().ToString("N") };
+        var seen = new Dictionary<string, long>();
+        using var listener = new System.Diagnostics.Metrics.MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == "PooledHttp")
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) =>
+        {
+            string? name = null;
+            string flag = string.Empty;
+            foreach (KeyValuePair<string, object?> tag in tags)
+            {
+                if (tag.Key == "pooledhttp.pool.name")
+                {
+                    name = (string?)tag.Value;
+                }
+                else
+                {
+                    flag = $"{tag.Key}={tag.Value}";
+                }
+            }
+
+            if (name == pool.Name)
+            {
+                lock (seen)
+                {
+                    string key = $"{instrument.Name} {flag}".Trim();
+                    seen[key] = seen.GetValueOrDefault(key) + value;
+                }
+            }
+        });
+        listener.Start();
+
+        byte[] a = pool.Rent(MiB);      // miss
+        byte[] b = pool.Rent(MiB);      // miss
+        pool.Return(a);                 // kept
+        pool.Return(b);                 // refused: the budget holds one
+        pool.Return(pool.Rent(MiB));    // hit, kept
+        pool.Trim(TimeSpan.Zero);       // drops the 1 MiB
+        listener.RecordObservableInstruments();
+
+        Assert.Equal(2, seen.GetValueOrDefault("pooledhttp.pool.rents pooledhttp.pool.hit=False"));
+        Assert.Equal(1, seen.GetValueOrDefault("pooledhttp.pool.rents pooledhttp.pool.hit=True"));
+        Assert.Equal(2, seen.GetValueOrDefault("pooledhttp.pool.returns pooledhttp.pool.kept=True"));
+        Assert.Equal(1, seen.GetValueOrDefault("pooledhttp.pool.returns pooledhttp.pool.kept=False"));
+        Assert.Equal(MiB, seen.GetValueOrDefault("pooledhttp.pool.trimmed"));
+        Assert.True(seen.ContainsKey("pooledhttp.pool.retained"), "the retained-bytes gauge reports every live pool");
     }
 
     [Fact]
@@ -239,6 +360,46 @@ public class BoundedArrayPoolTests
         // Its documentation names 64 bodies of 1 MiB and 8 of 16 MiB, with room for growth.
         Assert.True(BodyPool.Create(64, MiB).MaxRetainedBytes <= BodyPool.MaxRetainedBytes);
         Assert.True(BodyPool.Create(8, 16 * MiB).MaxRetainedBytes <= BodyPool.MaxRetainedBytes);
+    }
+
+    [Fact]
+    public async Task A_small_body_of_unknown_length_never_takes_the_large_array_a_large_one_left_behind()
+    {
+        var pool = new BoundedArrayPool(256 * MiB, 64 * MiB, Timeout.InfiniteTimeSpan);
+        using (PooledHttp.Buffers.PooledBuffer large = await PooledHttp.Http.PooledBodyReader.ReadAsync(new MemoryStream(new byte[40 * MiB]), declaredLength: null, pool: pool))
+        {
+            Assert.Equal(40 * MiB, large.Length);
+        }
+
+        long kept = pool.RetainedBytes;
+        Assert.True(kept >= 64 * MiB, "the 64 MiB array the large body ended in is kept");
+        using (PooledHttp.Buffers.PooledBuffer small = await PooledHttp.Http.PooledBodyReader.ReadAsync(new MemoryStream(new byte[10]), declaredLength: null, pool: pool))
+        {
+            Assert.Equal(10, small.Length);
+            Assert.True(pool.RetainedBytes >= 64 * MiB, $"a 10-byte body took {kept - pool.RetainedBytes:N0} B out of the pool for its lease");
+        }
+    }
+
+    [Fact]
+    public async Task A_pool_made_for_a_size_holds_one_array_for_such_a_body_and_a_larger_one_grows_fourfold_past_its_budget()
+    {
+        // What BodyPool's documentation says of its budget: a body of the typical size, length unknown, holds one array
+        // of that size; one byte more grows it fourfold (16 MiB to 64 MiB), which a budget for one body does not keep.
+        BoundedArrayPool pool = BodyPool.Create(1, 16 * MiB);
+        Assert.Equal(24 * MiB, pool.MaxRetainedBytes);
+        using (PooledHttp.Buffers.PooledBuffer body = await PooledHttp.Http.PooledBodyReader.ReadAsync(new MemoryStream(new byte[16 * MiB]), declaredLength: null, pool: pool))
+        {
+            Assert.Equal(0, pool.RetainedBytes);
+        }
+
+        Assert.Equal(16 * MiB, pool.RetainedBytes); // one array, returned whole
+
+        using (PooledHttp.Buffers.PooledBuffer larger = await PooledHttp.Http.PooledBodyReader.ReadAsync(new MemoryStream(new byte[(16 * MiB) + 1]), declaredLength: null, pool: pool))
+        {
+            Assert.Equal(16 * MiB, pool.RetainedBytes); // it outgrew the 16 MiB array, which went back, into 64 MiB
+        }
+
+        Assert.Equal(16 * MiB, pool.RetainedBytes); // the 64 MiB array did not fit the budget: refused
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
