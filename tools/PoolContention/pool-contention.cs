@@ -1,18 +1,18 @@
 #:project ../../helpers/PooledHttp/PooledHttp.csproj
 #:property PublishAot=false
 // Does BoundedArrayPool's one lock hold when many downloads rent and return at once? Times a rent and a
-// return of a 1 MiB array from 1 task and from 64 tasks, all on one pool, against ArrayPool<byte>.Shared
-// (per-core stacks, no global lock) doing the same. A download of 1 MiB rents and returns a handful of times
-// and lasts milliseconds; the lock matters only if a pair costs a visible share of that.
+// return from 1, 2 and 64 tasks, all on one pool, against ArrayPool<byte>.Shared (per-core stacks, no global
+// lock) doing the same: 1 MiB arrays, which take the lock, and 4 KiB arrays, which the pool hands to the
+// shared pool. A download of 1 MiB rents and returns a handful of times and lasts milliseconds; the lock
+// matters only if a pair costs a visible share of that.
 // Usage: dotnet run -c Release tools/PoolContention/pool-contention.cs
 using System.Buffers;
 using System.Diagnostics;
 using PooledHttp.Buffers;
 
-const int Size = 1024 * 1024;
 const int PairsPerTask = 200_000;
 
-static double NanosecondsPerPair(ArrayPool<byte> pool, int tasks)
+static double NanosecondsPerPair(ArrayPool<byte> pool, int tasks, int Size)
 {
     // Warm: every task's array exists once.
     Parallel.For(0, tasks, _ => pool.Return(pool.Rent(Size)));
@@ -32,11 +32,14 @@ static double NanosecondsPerPair(ArrayPool<byte> pool, int tasks)
 }
 
 Console.WriteLine($"{Environment.ProcessorCount} cores, .NET {Environment.Version}");
-foreach (int tasks in new[] { 1, 2, 64 })
+foreach (int size in new[] { 1024 * 1024, 4 * 1024 })
 {
-    for (int round = 0; round < 3; round++)
+    foreach (int tasks in new[] { 1, 2, 64 })
     {
-        var bounded = new BoundedArrayPool(256L * 1024 * 1024);
-        Console.WriteLine($"{tasks,2} tasks, round {round + 1}: BoundedArrayPool {NanosecondsPerPair(bounded, tasks),6:0.0} ns per rent+return; ArrayPool<byte>.Shared {NanosecondsPerPair(ArrayPool<byte>.Shared, tasks),6:0.0} ns");
+        for (int round = 0; round < 3; round++)
+        {
+            var bounded = new BoundedArrayPool(256L * 1024 * 1024);
+            Console.WriteLine($"{size / 1024,5} KiB, {tasks,2} tasks, round {round + 1}: BoundedArrayPool {NanosecondsPerPair(bounded, tasks, size),6:0.0} ns per rent+return; ArrayPool<byte>.Shared {NanosecondsPerPair(ArrayPool<byte>.Shared, tasks, size),6:0.0} ns");
+        }
     }
 }
