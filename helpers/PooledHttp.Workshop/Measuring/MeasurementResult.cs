@@ -85,7 +85,7 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
         var html = new StringBuilder("<table><thead><tr>");
         foreach (string cell in Header)
         {
-            html.Append("<th>").Append(WebUtility.HtmlEncode(cell)).Append("</th>");
+            html.Append("<th>").Append(cell).Append("</th>"); // plain text, written as it reads ("± error")
         }
 
         html.Append("</tr></thead><tbody>");

@@ -124,6 +124,7 @@ public class MeasuringTests
 
         var result = new MeasurementResult([noisy, clear]);
         string html = result.ToHtml();
+        Assert.Contains("<th>mean</th><th>± error</th></tr></thead>", html, StringComparison.Ordinal);
         Assert.Contains("<td>6.7 ms</td><td>noisy: larger than the mean</td>", html, StringComparison.Ordinal);
         Assert.DoesNotContain("118.23 ms", html, StringComparison.Ordinal);
         Assert.Contains("<td>6.05 ms</td><td>64.46 us</td>", html, StringComparison.Ordinal);
