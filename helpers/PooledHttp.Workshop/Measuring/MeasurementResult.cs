@@ -54,10 +54,41 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
-    /// <summary>An HTML table: strategy, size, runtime, allocated, collections, mean and its error (half the 99.9% confidence interval).</summary>
+    /// <summary>What the error column shows for a row whose error is larger than its mean: <see cref="IsNoisy"/>.</summary>
+    public const string NoisyError = "noisy: larger than the mean";
+
+    /// <summary>The line under a table that holds a <see cref="IsNoisy"/> row, saying what that means.</summary>
+    public const string NoisyFootnote =
+        "noisy: the error (half BenchmarkDotNet's 99.9% confidence interval of the mean) is larger than the mean, "
+        + "so the interval reaches below zero and this run does not pin that time down: compare it with nothing. "
+        + "The allocation and collection columns are counted, not timed, and stand.";
+
+    private static readonly string[] Header = ["strategy", "payload", "runtime", "allocated / op", "Gen0", "Gen1", "Gen2", "mean", "± error"];
+
+    /// <summary>
+    /// Whether <paramref name="row"/>'s error is larger than its mean: its 99.9% confidence interval then reaches
+    /// below zero, and the time says nothing a reader could compare. Tables show such a row's error as
+    /// <see cref="NoisyError"/> and explain it in <see cref="NoisyFootnote"/>, instead of an interval that means nothing.
+    /// </summary>
+    public static bool IsNoisy(MeasuredRow row)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        return row.ErrorNs > row.MeanNs;
+    }
+
+    /// <summary>
+    /// An HTML table: strategy, size, runtime, allocated, collections, mean and its error (half the 99.9% confidence
+    /// interval), or <see cref="NoisyError"/> and a footnote when the error is larger than the mean.
+    /// </summary>
     public string ToHtml()
     {
-        var html = new StringBuilder("<table><thead><tr><th>strategy</th><th>payload</th><th>runtime</th><th>allocated / op</th><th>Gen0</th><th>Gen1</th><th>Gen2</th><th>mean</th><th>± error</th></tr></thead><tbody>");
+        var html = new StringBuilder("<table><thead><tr>");
+        foreach (string cell in Header)
+        {
+            html.Append("<th>").Append(cell).Append("</th>"); // plain text, written as it reads ("± error")
+        }
+
+        html.Append("</tr></thead><tbody>");
         foreach (string[] cells in Cells())
         {
             html.Append("<tr>");
@@ -69,16 +100,22 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
             html.Append("</tr>");
         }
 
-        return html.Append("</tbody></table>").ToString();
+        html.Append("</tbody>");
+        if (rows.Any(IsNoisy))
+        {
+            html.Append("<tfoot><tr><td colspan=\"").Append(Header.Length).Append("\">").Append(WebUtility.HtmlEncode(NoisyFootnote)).Append("</td></tr></tfoot>");
+        }
+
+        return html.Append("</table>").ToString();
     }
 
-    /// <summary>A fixed-width text table, for consoles and logs.</summary>
+    /// <summary>A fixed-width text table, for consoles and logs, with the same footnote as <see cref="ToHtml"/>.</summary>
     public override string ToString()
     {
-        string[] header = ["strategy", "payload", "runtime", "allocated / op", "Gen0", "Gen1", "Gen2", "mean", "± error"];
-        List<string[]> all = [header, .. Cells()];
-        int[] widths = Enumerable.Range(0, header.Length).Select(i => all.Max(r => r[i].Length)).ToArray();
-        return string.Join(Environment.NewLine, all.Select(r => string.Join("  ", r.Select((c, i) => i == 0 ? c.PadRight(widths[i]) : c.PadLeft(widths[i])))));
+        List<string[]> all = [Header, .. Cells()];
+        int[] widths = Enumerable.Range(0, Header.Length).Select(i => all.Max(r => r[i].Length)).ToArray();
+        string table = string.Join(Environment.NewLine, all.Select(r => string.Join("  ", r.Select((c, i) => i == 0 ? c.PadRight(widths[i]) : c.PadLeft(widths[i])))));
+        return rows.Any(IsNoisy) ? table + Environment.NewLine + NoisyFootnote : table;
     }
 
     private IEnumerable<string[]> Cells() => rows.Select(r => new[]
@@ -91,7 +128,7 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
         Collections(r.Gen1),
         Collections(r.Gen2),
         TimeUnits.Format(r.MeanNs),
-        TimeUnits.Format(r.ErrorNs),
+        IsNoisy(r) ? NoisyError : TimeUnits.Format(r.ErrorNs),
     });
 
     private static string Collections(double perThousand) => perThousand == 0 ? "-" : perThousand.ToString("0.####", CultureInfo.InvariantCulture);

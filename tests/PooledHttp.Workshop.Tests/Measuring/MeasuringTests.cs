@@ -111,4 +111,34 @@ public class MeasuringTests
         Assert.Equal(2_329, result.Get("Pooled").AllocatedBytes);
         Assert.Throws<KeyNotFoundException>(() => result.Get("Missing"));
     }
+
+    [Fact]
+    public void A_row_whose_error_exceeds_its_mean_says_it_is_noisy_instead_of_showing_the_interval()
+    {
+        // Chapter 00's reference run: GetByteArrayAsync, 6.7 ms with an error of 118.23 ms (three iterations).
+        MeasuredRow noisy = Rows[0] with { MeanNs = 6_697_496, ErrorNs = 118_234_516 };
+        MeasuredRow clear = Rows[1] with { MeanNs = 6_045_401, ErrorNs = 64_459 };
+        Assert.True(MeasurementResult.IsNoisy(noisy));
+        Assert.False(MeasurementResult.IsNoisy(clear));
+        Assert.False(MeasurementResult.IsNoisy(clear with { ErrorNs = clear.MeanNs })); // equal is not larger
+
+        var result = new MeasurementResult([noisy, clear]);
+        string html = result.ToHtml();
+        Assert.Contains("<th>mean</th><th>± error</th></tr></thead>", html, StringComparison.Ordinal);
+        Assert.Contains("<td>6.7 ms</td><td>noisy: larger than the mean</td>", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("118.23 ms", html, StringComparison.Ordinal);
+        Assert.Contains("<td>6.05 ms</td><td>64.46 us</td>", html, StringComparison.Ordinal);
+        Assert.Contains("<tfoot><tr><td colspan=\"9\">noisy: the error (half BenchmarkDotNet&#39;s 99.9% confidence interval", html, StringComparison.Ordinal);
+        Assert.Equal(1, html.Split("<tfoot>").Length - 1);
+
+        string text = result.ToString();
+        Assert.Contains(MeasurementResult.NoisyError, text, StringComparison.Ordinal);
+        Assert.DoesNotContain("118.23 ms", text, StringComparison.Ordinal);
+        Assert.EndsWith(MeasurementResult.NoisyFootnote, text, StringComparison.Ordinal);
+
+        // A table with no noisy row has no footnote.
+        var quiet = new MeasurementResult([clear]);
+        Assert.DoesNotContain("<tfoot>", quiet.ToHtml(), StringComparison.Ordinal);
+        Assert.DoesNotContain(MeasurementResult.NoisyFootnote, quiet.ToString(), StringComparison.Ordinal);
+    }
 }
