@@ -15,9 +15,11 @@ namespace PooledHttp.Buffers;
 /// a 64 MiB array, which the budget below does not cover. So the budget is the bodies in flight times the typical
 /// size rounded up, plus half again, room for the larger bodies the typical size does not describe:
 /// <code>var pool = BodyPool.Create(bodiesInFlight: 64, typicalBodySize: 16 * 1024 * 1024); // 1.5 GiB at most</code>
-/// Pass it to every pooled read (<c>client.GetPooledAsync(url, pool: pool)</c>). A return past the budget is
-/// refused: that body's array is left to the GC, and the arrays kept serve the load they were kept for; nothing
-/// fails.</para>
+/// Pass it to every pooled read (<c>client.GetPooledAsync(url, pool: pool)</c>). A return past the budget makes
+/// room only from free arrays at least as large, and is otherwise refused: that body's array is left to the GC, and
+/// the smaller arrays kept serve the load they were kept for; nothing fails. On a plain <see cref="BoundedArrayPool"/>
+/// a body without a length grows through smaller arrays (16 KiB, fourfold) that are returned and kept too: give such
+/// a pool room for them, or make it with <see cref="Create(int, int)"/>.</para>
 /// <para><b>Why not the shared pool.</b> <see cref="System.Buffers.ArrayPool{T}.Shared"/> keeps its arrays in
 /// per-thread slots and per-core stacks of 32 per size, and lets go of them only at gen2 collections: it does
 /// well under load, but how much it keeps is not yours to set (about a gigabyte after 64 downloads of 16 MiB

@@ -19,10 +19,12 @@ namespace PooledHttp.Buffers;
 /// over an allocation.</para>
 /// <para><b>The budget.</b> No count per size: with N bodies of S bytes in flight at once and N × S (each rounded
 /// up to a power of two) within the budget, every rent at steady state finds a free array, whatever N is. A
-/// return that does not fit is refused (the array is left to the GC), as <see cref="ArrayPool{T}.Shared"/> and
-/// RecyclableMemoryStream refuse theirs, so a burst of large bodies never pushes out the arrays of the steady
-/// traffic; what it keeps never exceeds <see cref="MaxRetainedBytes"/>. Arrays kept for a mix of sizes that is
-/// gone make room when they have been idle for <see cref="IdleTimeout"/> (see Trimming), or at <see cref="Trim"/>.
+/// return that does not fit may make room only by dropping free arrays at least as large as itself, those
+/// returned longest ago first; when they would not make enough, it is refused (the array is left to the GC), as
+/// <see cref="ArrayPool{T}.Shared"/> and RecyclableMemoryStream refuse theirs. So a burst of large bodies never
+/// pushes out the smaller arrays of steady traffic, and a pool whose bodies got smaller adapts at once; smaller
+/// arrays kept for a load that has grown make room when they have been idle for <see cref="IdleTimeout"/> (see
+/// Trimming), or at <see cref="Trim"/>. What it keeps never exceeds <see cref="MaxRetainedBytes"/>.
 /// <see cref="BodyPool.Create(int, int)"/> turns "N bodies of about S bytes" into a budget.</para>
 /// <para><b>Ownership.</b> A rented array belongs to the renter until it is returned, once. After the return
 /// the pool may hand it to someone else at any moment, so nothing may read or write it again. Returning an
@@ -210,12 +212,15 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
                 throw new InvalidOperationException($"An array of {array.Length:N0} bytes was returned to the pool '{Name}' twice: the second return would hand it to two renters at once.");
             }
 
-            // Over budget: refused. The arrays already kept serve the traffic that returned them; a body that does
-            // not fit must not push them out, or that traffic allocates again and its returns push this one out.
-            kept = _retainedBytes + array.Length <= MaxRetainedBytes;
+            // Over budget, room is made only from free arrays at least this large, returned longest ago: a large body
+            // must never push out the smaller arrays of steady traffic (which would allocate again, and whose
+            // returns would push it out in turn), while a pool whose bodies got smaller still adapts. Otherwise the
+            // return is refused.
+            int index = BucketIndex(array.Length);
+            kept = _retainedBytes + array.Length <= MaxRetainedBytes || MakeRoom(index, array.Length);
             if (kept)
             {
-                _buckets[BucketIndex(array.Length)].Add(array, now);
+                _buckets[index].Add(array, now);
                 _free.Add(array);
                 _retainedBytes += array.Length;
                 _retainedArrays++;
@@ -271,6 +276,46 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         }
     }
 
+    /// <summary>
+    /// Drops free arrays of bucket <paramref name="index"/> or larger, returned longest ago first, until
+    /// <paramref name="length"/> more bytes fit the budget; drops nothing when even all of them would not make room.
+    /// Called under the lock.
+    /// </summary>
+    private bool MakeRoom(int index, int length)
+    {
+        long reclaimable = 0;
+        for (int i = index; i < _buckets.Length; i++)
+        {
+            reclaimable += _buckets[i].Bytes;
+        }
+
+        if (_retainedBytes - reclaimable + length > MaxRetainedBytes)
+        {
+            return false;
+        }
+
+        while (_retainedBytes + length > MaxRetainedBytes)
+        {
+            Bucket? oldest = null;
+            long oldestAt = long.MaxValue;
+            for (int i = index; i < _buckets.Length; i++)
+            {
+                if (_buckets[i].TryPeekOldest(out long returnedAt, out _) && returnedAt < oldestAt)
+                {
+                    oldest = _buckets[i];
+                    oldestAt = returnedAt;
+                }
+            }
+
+            byte[] dropped = oldest!.RemoveOldest();
+            _free.Remove(dropped);
+            _retainedBytes -= dropped.Length;
+            _retainedArrays--;
+        }
+
+        return true;
+    }
+
     /// <summary>0 for sizes up to 16 bytes, 1 for up to 32, and so on.</summary>
     private static int BucketIndex(int length)
         => BitOperations.Log2(BitOperations.RoundUpToPowerOf2((uint)Math.Max(length, SmallestArray))) - BitOperations.Log2(SmallestArray);
@@ -288,6 +333,9 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         private int _head;
         private int _count;
 
+        /// <summary>The bytes of the free arrays in this bucket.</summary>
+        public long Bytes { get; private set; }
+
         public void Add(byte[] array, long returnedAt)
         {
             if (_count == _arrays.Length)
@@ -299,6 +347,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             _arrays[tail] = array;
             _returnedAt[tail] = returnedAt;
             _count++;
+            Bytes += array.Length;
         }
 
         public bool TryTakeNewest([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out byte[]? array)
@@ -313,6 +362,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             int tail = (_head + _count) % _arrays.Length;
             array = _arrays[tail]!;
             _arrays[tail] = null;
+            Bytes -= array.Length;
             return true;
         }
 
@@ -329,6 +379,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             _arrays[_head] = null;
             _head = (_head + 1) % _arrays.Length;
             _count--;
+            Bytes -= array.Length;
             return array;
         }
 

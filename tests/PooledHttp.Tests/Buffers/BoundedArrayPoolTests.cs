@@ -86,21 +86,51 @@ public class BoundedArrayPoolTests
     }
 
     [Fact]
-    public void Over_budget_a_return_is_refused_and_what_is_kept_stays()
+    public void Over_budget_a_return_makes_room_only_from_arrays_at_least_its_size_and_is_refused_otherwise()
     {
-        var pool = new BoundedArrayPool(3 * MiB, 4 * MiB, Timeout.InfiniteTimeSpan);
+        var clock = new ManualClock();
+        var pool = new BoundedArrayPool(3 * MiB, 4 * MiB, Timeout.InfiniteTimeSpan, clock);
         byte[] two = pool.Rent(2 * MiB);
         byte[] one = pool.Rent(MiB);
         byte[] another = pool.Rent(2 * MiB);
+        byte[] four = pool.Rent(2 * MiB + 1);
 
         pool.Return(two);
+        clock.Advance(TimeSpan.FromSeconds(1));
         pool.Return(one);
         Assert.Equal(3 * MiB, pool.RetainedBytes);
-        pool.Return(another); // 5 MiB would be over: refused, left to the GC
 
+        pool.Return(four); // 4 MiB: nothing free is that large, and it is over the budget alone: refused
         Assert.Equal(3 * MiB, pool.RetainedBytes);
-        Assert.Same(two, pool.Rent(2 * MiB));
+
+        clock.Advance(TimeSpan.FromSeconds(1));
+        pool.Return(another); // 2 MiB: the 2 MiB array returned first makes room; the 1 MiB one is never touched
+        Assert.Equal(3 * MiB, pool.RetainedBytes);
+        Assert.Same(another, pool.Rent(2 * MiB));
         Assert.Same(one, pool.Rent(MiB));
+        Assert.NotSame(two, pool.Rent(2 * MiB));
+    }
+
+    [Fact]
+    public void A_pool_whose_bodies_got_smaller_keeps_the_smaller_arrays()
+    {
+        // 4 arrays of 2 MiB fill an 8 MiB budget; the load moves to 1 MiB bodies: their returns make room from the
+        // larger free arrays, and the next round of 1 MiB rents finds every array it needs.
+        var pool = new BoundedArrayPool(8 * MiB, 4 * MiB, Timeout.InfiniteTimeSpan);
+        byte[][] large = [.. Enumerable.Range(0, 4).Select(_ => pool.Rent(2 * MiB))];
+        foreach (byte[] array in large)
+        {
+            pool.Return(array);
+        }
+
+        byte[][] small = [.. Enumerable.Range(0, 8).Select(_ => pool.Rent(MiB))];
+        foreach (byte[] array in small)
+        {
+            pool.Return(array);
+        }
+
+        byte[][] again = [.. Enumerable.Range(0, 8).Select(_ => pool.Rent(MiB))];
+        Assert.Equal(8, again.Intersect(small, ReferenceEqualityComparer.Instance).Count());
     }
 
     [Fact]
@@ -160,7 +190,7 @@ public class BoundedArrayPoolTests
     [Fact]
     public void The_PooledHttp_meter_counts_hits_misses_refused_returns_and_trims_per_pool()
     {
-        var pool = new BoundedArrayPool(MiB, MiB, Timeout.InfiniteTimeSpan) { Name = "metered-" + Guid.NewGuid().ToString("N") };
+        var pool = new BoundedArrayPool(MiB, 2 * MiB, Timeout.InfiniteTimeSpan) { Name = "metered-" + Guid.NewGuid().ToString("N") };
         var seen = new Dictionary<string, long>();
         using var listener = new System.Diagnostics.Metrics.MeterListener();
         listener.InstrumentPublished = (instrument, l) =>
@@ -198,9 +228,9 @@ public class BoundedArrayPoolTests
         listener.Start();
 
         byte[] a = pool.Rent(MiB);      // miss
-        byte[] b = pool.Rent(MiB);      // miss
+        byte[] b = pool.Rent(2 * MiB);  // miss
         pool.Return(a);                 // kept
-        pool.Return(b);                 // refused: the budget holds one
+        pool.Return(b);                 // refused: over the budget, and nothing free is as large
         pool.Return(pool.Rent(MiB));    // hit, kept
         pool.Trim(TimeSpan.Zero);       // drops the 1 MiB
         listener.RecordObservableInstruments();

@@ -51,8 +51,14 @@ public class ExerciseChecksTests
         var shared256 = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((_, _) => BodyPool.Shared, None));
         Assert.Contains("does not hold 64 bodies", shared256.Message, StringComparison.Ordinal);
 
-        // Exactly the bodies in flight is enough here: every read holds one array of its body's size.
-        Assert.Contains("from the pool alone", await Exercise07.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size), None), StringComparison.Ordinal);
+        // Exactly the bodies in flight is not enough for bodies without a length on a plain pool: each grows through
+        // smaller arrays (16 KiB, fourfold, to 4 MiB) that are returned first and kept, and a return that does not fit
+        // is refused, so the bodies' own arrays find no room. BodyPool.Create starts each body at its size instead.
+        var exact = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size), None));
+        Assert.Contains("found no free array", exact.Message, StringComparison.Ordinal);
+
+        // Room for the bodies and the arrays they grow through (a third of a body, fourfold growth): enough.
+        Assert.Contains("from the pool alone", await Exercise07.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size * 2), None), StringComparison.Ordinal);
 
         // A gigabyte "just in case".
         var huge = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((_, _) => new BoundedArrayPool(4L * 1024 * MiB), None));
