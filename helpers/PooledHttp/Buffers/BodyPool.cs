@@ -70,7 +70,10 @@ public static class BodyPool
         ArgumentOutOfRangeException.ThrowIfGreaterThan(typicalBodySize, 1 << 30);
         ArgumentNullException.ThrowIfNull(name);
         long rounded = (long)BitOperations.RoundUpToPowerOf2((uint)typicalBodySize);
-        long budget = (long)(bodiesInFlight * rounded * BudgetPerBody);
+
+        // A body smaller than the pool's smallest array still holds one of those (a read without a length starts there).
+        long perBody = Math.Max(rounded, BoundedArrayPool.SmallestPooledArray);
+        long budget = (long)(bodiesInFlight * perBody * BudgetPerBody);
         return new BoundedArrayPool(budget, (int)Math.Max(rounded, MaxArrayLength), idleTimeout)
         {
             TypicalBodySize = typicalBodySize,

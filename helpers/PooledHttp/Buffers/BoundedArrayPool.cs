@@ -29,14 +29,17 @@ namespace PooledHttp.Buffers;
 /// <para><b>Ownership.</b> A rented array belongs to the renter until it is returned, once. After the return
 /// the pool may hand it to someone else at any moment, so nothing may read or write it again. Returning an
 /// array that is already among the free arrays (a second return before anyone rented it again) throws
-/// <see cref="InvalidOperationException"/> instead of handing one array to two renters; a stale owner returning
-/// an array that somebody has rented since cannot be told from that renter, and is not detected. Returning an
+/// <see cref="InvalidOperationException"/> instead of handing one array to two renters. Not detected: a second
+/// return of an array the pool did not keep (refused by the budget, or trimmed since), which then may be kept
+/// once; arrays below <see cref="SmallestPooledArray"/>, which are the shared pool's; and a stale owner returning
+/// an array that somebody has rented since, who cannot be told from that renter. Returning an
 /// array that does not have one of the pool's sizes throws <see cref="ArgumentException"/>, as the pools of
 /// <see cref="ArrayPool{T}.Create(int, int)"/> do. With <see cref="ClearOnReturn"/> every array is cleared
 /// when it comes back, for bodies that carry secrets.</para>
 /// <para><b>Trimming.</b> At every gen2 collection the pool drops the arrays returned more than
 /// <see cref="IdleTimeout"/> ago, and all of them when the GC reports the machine's memory load as high.
-/// The shared pool of the runtime trims the same way (after 60 s, sooner under pressure). A process that
+/// The runtime's shared pool trims on similar thresholds (<c>SharedArrayPool.cs</c>: an array idle for 60 s per
+/// gen2 collection and partition, everything after 10 s under high memory pressure). A process that
 /// allocates too little to collect keeps its free arrays until it does; <see cref="Trim"/> drops them on
 /// demand.</para>
 /// <para><b>Observing it.</b> The <see cref="System.Diagnostics.Metrics.Meter"/> named <c>PooledHttp</c> publishes,
@@ -89,7 +92,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
     public BoundedArrayPool(long maxRetainedBytes, int maxArrayLength = DefaultMaxArrayLength, TimeSpan? idleTimeout = null, TimeProvider? timeProvider = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(maxRetainedBytes);
-        ArgumentOutOfRangeException.ThrowIfLessThan(maxArrayLength, SmallestArray);
+        ArgumentOutOfRangeException.ThrowIfLessThan(maxArrayLength, SmallestPooledArray);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(maxArrayLength, 1 << 30);
         TimeSpan idle = idleTimeout ?? DefaultIdleTimeout;
         if (idle < TimeSpan.Zero && idle != Timeout.InfiniteTimeSpan)
@@ -141,7 +144,8 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             return [];
         }
 
-        if (minimumLength < SmallestPooledArray)
+        // Decided on the size handed out, as Return decides: a rent of 10,000 bytes gets 16 KiB, this pool's smallest.
+        if (minimumLength <= SmallestPooledArray / 2)
         {
             return Shared.Rent(minimumLength);
         }
@@ -184,6 +188,11 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         ArgumentNullException.ThrowIfNull(array);
         if (array.Length == 0 || array.Length > MaxArrayLength)
         {
+            if (clearArray || ClearOnReturn)
+            {
+                Array.Clear(array); // left to the GC, but not with a secret in it
+            }
+
             return; // nothing to keep, or one of the exact-size arrays rented past the largest size
         }
 

@@ -52,10 +52,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     {
         ArgumentOutOfRangeException.ThrowIfNegative(maxLength);
         ArgumentOutOfRangeException.ThrowIfNegative(initialCapacity);
-        if (initialCapacity > maxLength)
-        {
-            throw new PayloadTooLargeException(maxLength, initialCapacity);
-        }
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(initialCapacity, maxLength);
 
         MaxLength = maxLength;
         _pool = pool ?? ArrayPool<byte>.Shared;

@@ -36,7 +36,8 @@ public static class RecyclableStreams
     /// <summary>Keep at most 16 MiB of free large buffers of each size; four sizes, so 64 MiB in all.</summary>
     private const long MaximumLargePoolFreeBytesPerSize = 16L * 1024 * 1024;
 
-    /// <summary>The manager every helper uses unless given another.</summary>
+    /// <summary>The manager every helper uses unless given another. Its <c>Settings</c> are shared by every caller in the
+    /// process: change them and the caps above change for all; a caller that needs other settings makes its own manager.</summary>
     public static RecyclableMemoryStreamManager Manager { get; } = new(new RecyclableMemoryStreamManager.Options
     {
         BlockSize = BlockSize,

@@ -28,11 +28,8 @@ public static class PooledBodyReader
     private const int InitialUnknownLengthCapacity = 16 * 1024;
 
     /// <summary>
-    /// The most asked of the body stream in one read. A larger request drains everything the socket holds,
-    /// so the next read finds it empty and has to wait, and every wait allocates inside the runtime's
-    /// content stream. Measured on the 2-core workshop machine, 64 MiB with a Content-Length into one
-    /// preallocated array: 3.4 to 4.0 KiB per download reading 16 KiB at a time, 11.4 to 14.2 KiB asking for
-    /// the whole remainder, in about the same time (37 against 40 ms).
+    /// The most asked of the body stream in one read. A larger request drains everything the socket holds, so
+    /// the next read finds it empty and has to wait, and a wait is where the runtime's content stream allocates.
     /// </summary>
     public const int ReadSize = 16 * 1024;
 

@@ -16,8 +16,7 @@ namespace PooledHttp.Http;
 /// on every path, so the connection goes back to the pool as soon as the body is in. The caller owns
 /// the returned buffer and must dispose it.
 /// <para>The methods return <see cref="ValueTask{TResult}"/> from pooled state machines: a download that
-/// waits on the network reuses one instead of allocating a task per call (measured: about 250 B per
-/// download, most of the pooled read's distance to the floor). Await the result once, directly; call
+/// waits on the network reuses one instead of allocating a task per call. Await the result once, directly; call
 /// <see cref="ValueTask{TResult}.AsTask"/> to combine it with other tasks.</para>
 /// </remarks>
 public static class PooledHttpClientExtensions
@@ -102,8 +101,9 @@ public static class PooledHttpClientExtensions
     /// <exception cref="TaskCanceledException"><paramref name="cancellationToken"/> was cancelled (the exception carries it as its
     /// <see cref="OperationCanceledException.CancellationToken"/>); the client's timeout elapsed (its inner exception is a
     /// <see cref="TimeoutException"/> and its message HttpClient's, in the current culture); or the client cancelled its pending requests.</exception>
-    /// <exception cref="ObjectDisposedException">The client was disposed before the call.</exception>
-    /// <exception cref="InvalidOperationException">The request has no absolute address and the client has no base address, or the request was sent before.</exception>
+    /// <exception cref="ObjectDisposedException">The client was disposed before the call (thrown at the call, as HttpClient throws it).</exception>
+    /// <exception cref="InvalidOperationException">The request has no absolute address and the client has no base address, or the request was sent
+    /// before. Unlike HttpClient, which throws it at the call, this comes through the returned task.</exception>
     public static ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         // A refused call still disposes the request: its content may hold pooled memory (PooledJsonContent).
@@ -122,28 +122,29 @@ public static class PooledHttpClientExtensions
             throw;
         }
 
+        CancellationToken pending;
+        try
+        {
+            // At the call, as HttpClient checks a disposed client before it starts.
+            pending = PendingRequests.Of(client);
+        }
+        catch
+        {
+            request.Dispose();
+            throw;
+        }
+
         int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, PooledBodyReader.DefaultMaxBytes);
-        return SendPooledCoreAsync(client, request, limit, pool, cancellationToken);
+        return SendPooledCoreAsync(client, request, limit, pool, pending, cancellationToken);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private static async ValueTask<PooledBuffer> SendPooledCoreAsync(HttpClient client, HttpRequestMessage request, int limit, ArrayPool<byte>? pool, CancellationToken cancellationToken)
+    private static async ValueTask<PooledBuffer> SendPooledCoreAsync(HttpClient client, HttpRequestMessage request, int limit, ArrayPool<byte>? pool, CancellationToken pending, CancellationToken cancellationToken)
     {
         // HttpClient's timeout and pending-requests cancellation end with the headers when it is asked for
         // ResponseHeadersRead; the body must live under them too, or a stalled body hangs the caller for ever.
         TimeSpan timeout = client.Timeout;
-        TimeoutScope timed;
-        try
-        {
-            timed = TimeoutScope.Start(timeout, cancellationToken, PendingRequests.Of(client));
-        }
-        catch
-        {
-            request.Dispose(); // the client was disposed
-            throw;
-        }
-
-        using (timed)
+        using (TimeoutScope timed = TimeoutScope.Start(timeout, cancellationToken, pending))
         {
             try
             {
@@ -235,8 +236,9 @@ public static class PooledHttpClientExtensions
     /// <exception cref="HttpRequestException">What <see cref="HttpContent.ReadAsByteArrayAsync()"/> and <see cref="HttpContent.LoadIntoBufferAsync(long)"/>
     /// throw for the same body: over the limit (a <see cref="PayloadTooLargeException"/>, <see cref="HttpRequestError.ConfigurationLimitExceeded"/>),
     /// ended early (<see cref="HttpRequestError.ResponseEnded"/>), framing that cannot be trusted (<see cref="HttpRequestError.InvalidResponse"/>:
-    /// an invalid or conflicting Content-Length, RFC 9112 §6.3, or a body longer than it), or a failed read, the response disposed under it
-    /// included (the stream's exception inside).</exception>
+    /// an invalid or conflicting Content-Length, RFC 9112 §6.3, or a body longer than it), or a failed read, the response disposed during
+    /// it included (the stream's exception inside).</exception>
+    /// <exception cref="ObjectDisposedException">The response was disposed before the call.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public static ValueTask<PooledBuffer> ReadPooledAsync(this HttpResponseMessage response, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
@@ -255,16 +257,8 @@ public static class PooledHttpClientExtensions
 
         long? declared = BodyFraming.DeclaredLength(response);
         ThrowIfOverLimit(declared, maxBytes);
-        Stream body;
-        try
-        {
-            body = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception e) when (BodyFailure.IsStreamFailure(e))
-        {
-            throw BodyFailure.StreamFailed(e); // a response disposed before the read began
-        }
-
+        // A response disposed before the call throws ObjectDisposedException here, as ReadAsByteArrayAsync does.
+        Stream body = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
         return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
 

@@ -432,6 +432,30 @@ public class BoundedArrayPoolTests
         Assert.Equal(16 * MiB, pool.RetainedBytes); // the 64 MiB array did not fit the budget: refused
     }
 
+    [Fact]
+    public void A_rent_that_rounds_up_to_the_smallest_pooled_array_comes_back_to_the_same_pool()
+    {
+        // 10,000 bytes round up to 16 KiB, this pool's smallest: rent and return must agree on whose array it is.
+        var pool = new BoundedArrayPool(4 * MiB, MiB, Timeout.InfiniteTimeSpan);
+        pool.Return(pool.Rent(10_000));
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1_000; i++)
+        {
+            pool.Return(pool.Rent(10_000));
+        }
+
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.True(allocated < 1_000, $"1,000 rents and returns of 10,000 bytes allocated {allocated:N0} B");
+        Assert.Equal(1, pool.RetainedArrays);
+    }
+
+    [Fact]
+    public void A_pool_made_for_small_bodies_has_room_for_the_smallest_array_each_holds()
+    {
+        BoundedArrayPool pool = BodyPool.Create(64, 4096);
+        Assert.True(pool.MaxRetainedBytes >= 64L * BoundedArrayPool.SmallestPooledArray, $"{pool.MaxRetainedBytes:N0} B cannot hold 64 arrays of 16 KiB");
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static WeakReference CreateAndFill()
     {

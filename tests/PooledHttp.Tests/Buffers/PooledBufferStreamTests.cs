@@ -84,7 +84,7 @@ public class PooledBufferStreamTests
     public void Initial_capacity_above_the_limit_is_refused_before_renting()
     {
         var pool = new TrackingArrayPool();
-        Assert.Throws<PayloadTooLargeException>(() => new PooledBufferStream(maxLength: 10, initialCapacity: 11, pool: pool));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new PooledBufferStream(maxLength: 10, initialCapacity: 11, pool: pool));
         Assert.Equal(0, pool.Rents);
     }
 

@@ -151,6 +151,23 @@ public sealed class FailureContractTests : IAsyncLifetime
         Assert.Equal(runtimeError.Message, pooledError.Message);
     }
 
+    [Fact]
+    public async Task A_disposed_client_is_refused_at_the_call_and_a_disposed_response_as_ReadAsByteArrayAsync_refuses_it()
+    {
+        var client = new HttpClient();
+        client.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => Started(client.GetPooledAsync(_h2c.Address)));
+        Assert.Throws<ObjectDisposedException>(() => { _ = client.GetByteArrayAsync(_h2c.Address); });
+
+        using HttpClient live = H2cServer.Client();
+        HttpResponseMessage response = await live.GetAsync(new Uri(_h2c.Address, "bytes?size=10&length=true"), HttpCompletionOption.ResponseHeadersRead);
+        response.Dispose();
+        Exception runtime = await Assert.ThrowsAnyAsync<Exception>(() => response.Content.ReadAsByteArrayAsync());
+        Exception pooled = await Assert.ThrowsAnyAsync<Exception>(async () => { using PooledBuffer body = await response.ReadPooledAsync(); });
+        Assert.IsType<ObjectDisposedException>(runtime);
+        Assert.IsType<ObjectDisposedException>(pooled);
+    }
+
     /// <summary>Stands for a call whose task nobody awaits: what it throws, it throws at the call.</summary>
     private static void Started(ValueTask<PooledBuffer> call) => _ = call.AsTask();
 
