@@ -11,7 +11,7 @@ namespace PooledHttp.Exercises;
 //
 // The check reads 64 overlapping 8 MiB downloads on your pool, then has 64 reads hold their arrays at once,
 // twice, and counts the rents of the second time that found no free array. The measurement runs batches of
-// 64 beside the chapter's rows; its goal is no Gen2 collection and at most 16 KiB allocated per download.
+// 64 beside the chapter's rows; its goal is at most 16 KiB allocated per download.
 // Stuck? tests/ExerciseSolutions/E07_SizeThePool.cs.
 public static class E07_SizeThePool
 {

@@ -29,13 +29,16 @@ public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-
     private const int MaxBudgetPerBody = 4;
 
     /// <inheritdoc />
-    public override string? Goal => $"no Gen2 collection and at most {ByteUnits.Format(TargetPerDownload)} allocated per download";
+    /// <remarks>Bytes alone: the Gen2 column is a sample of one iteration that holds a batch or two
+    /// (<see cref="MeasuredRow.Gen2"/>), and the naive read's batches showed none in the reference run while
+    /// allocating a gigabyte each, so "no Gen2 collection" would be a goal the naive read meets too.</remarks>
+    public override string? Goal => $"at most {ByteUnits.Format(TargetPerDownload)} allocated per download";
 
     /// <inheritdoc />
     public override bool Meets(MeasuredRow row)
     {
         ArgumentNullException.ThrowIfNull(row);
-        return row.Gen2 == 0 && row.AllocatedBytes <= TargetPerDownload * InFlight;
+        return row.AllocatedBytes <= TargetPerDownload * InFlight;
     }
 
     /// <summary>Checks the learner's <c>E07_SizeThePool.CreatePool</c>, then measures batches of 64 paced downloads on it from <paramref name="server"/>.</summary>
