@@ -7,8 +7,8 @@ namespace PooledHttp.Exercises;
 // E09_BooksClient is a typed client: a service registers it with services.AddHttpClient<E09_BooksClient>(),
 // and the factory makes a new instance for each request, handing it an HttpClient over a handler it shares
 // and recycles. Make GetBooksAsync return the books at url, read with the pooled read (GetPooledAsync, in
-// PooledHttp.Http) and deserialized straight from the lease's span, so that a request costs the books and
-// little else. Dispose the lease before you return: the books are new objects, they do not point into it.
+// PooledHttp.Http) and deserialized straight from the lease's span. Dispose the lease before you return:
+// the books are new objects, they do not point into it.
 //
 // The check reads 0, 5, 250 and 2,500 books through the factory and compares them with the server's, fails
 // if a body was buffered whole before you read it, and expects a 404 to throw. The measurement resolves
