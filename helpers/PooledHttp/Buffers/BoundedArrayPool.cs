@@ -13,7 +13,7 @@ namespace PooledHttp.Buffers;
 /// <remarks>
 /// <para><b>Sizes.</b> Arrays from <see cref="SmallestPooledArray"/> bytes up to <see cref="MaxArrayLength"/>
 /// come in powers of two and are this pool's. Smaller ones are rented from and returned to
-/// <see cref="ArrayPool{T}.Shared"/>, whose per-core stacks serve small, frequent rents without a lock; they are not
+/// <see cref="ArrayPool{T}.Shared"/>, whose per-thread slots and per-core stacks, each with its own lock, spread small, frequent rents; they are not
 /// counted in the budget, not checked for a second return and not in the metrics. A rent above the largest size
 /// gets a fresh array of exactly the size asked for, and its return drops it: past that size a pool buys nothing
 /// over an allocation.</para>
@@ -50,7 +50,7 @@ namespace PooledHttp.Buffers;
 /// <c>dotnet-counters monitor --counters PooledHttp -p &lt;pid&gt;</c> shows them; OpenTelemetry collects them with
 /// <c>AddMeter("PooledHttp")</c>. Nothing is measured while nobody listens.</para>
 /// <para><b>Locking.</b> One lock guards the body-sized arrays, so the budget is exact; the work under it is a
-/// bucket push or pop and a set lookup. A body read rents and returns a handful of times per request, not per
+/// bucket push or pop and a set lookup, and, for a return over budget, dropping older free arrays. A body read rents and returns a handful of times per request, not per
 /// byte. What the lock costs under contention is measured in the repository's <c>docs/measurements.md</c>.</para>
 /// </remarks>
 [DebuggerDisplay("BoundedArrayPool {RetainedArrays} arrays, {RetainedBytes:N0} of {MaxRetainedBytes:N0} bytes kept")]
