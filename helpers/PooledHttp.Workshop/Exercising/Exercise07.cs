@@ -15,7 +15,7 @@ public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-
     /// <summary>Downloads in flight at once, in the check and the measurement.</summary>
     internal const int InFlight = 64;
 
-    /// <summary>The body each download reads: 64 of them are 512 MiB, twice the default pool's budget.</summary>
+    /// <summary>The body each download reads: without a Content-Length each ends in a 16 MiB array on the default pool, 64 of them past its budget.</summary>
     internal const int BodySize = 8 * 1024 * 1024;
 
     /// <summary>
