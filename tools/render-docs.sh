@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Renders each chapter's main chart from a run's charts folder to docs/charts/NN.png, for the README's
-# series table. Use the reference run's charts:
+# Renders each chapter's main chart from a run's charts folder to docs/charts/NN.png, for the results
+# page (docs/results.md). Use the reference run's charts:
 #   tools/render-docs.sh <run output>/charts
 # Each picture is tools/render-chart.sh of one saved chart: headless Chromium, networking off.
 set -euo pipefail

@@ -8,7 +8,7 @@ namespace PooledHttp.Tests.Allocation;
 /// <summary>
 /// What a pooled download allocates, measured in a client process of its own while the server runs
 /// here, so the server's garbage is not counted. The bound comes from measurements on the 2-core
-/// workshop machine (see the README) plus a margin: a constant part, and a small part per MiB of
+/// workshop machine (docs/measurements.md, "The allocation tests' bounds") plus a margin: a constant part, and a small part per MiB of
 /// body for the runtime's own read path (see <see cref="BoundBytesPerMiB"/>).
 /// </summary>
 public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper output) : IClassFixture<ServerFixture>
