@@ -27,10 +27,18 @@ public static class Runtimes
     /// </summary>
     public static IReadOnlyList<Job> SourcesAndCurrent(Job job) => Of(job, [8, Environment.Version.Major]);
 
+    /// <summary>
+    /// Fetches the compared runtimes older than the running one into the workshop's dotnet root now, as the first
+    /// <see cref="All"/> would: for setting a machine up ahead of the chapters (tools/PrefetchRuntimes, run by the devcontainer).
+    /// </summary>
+    /// <param name="log">Where to say what is happening; nothing is said when <see langword="null"/>.</param>
+    /// <returns>The root; a runtime that could not be had is named in <see cref="PrivateDotnet.Problems"/>.</returns>
+    public static PrivateDotnet Fetch(Action<string>? log = null) => PrivateDotnet.Ensure(Older, log);
+
     private static List<Job> Of(Job job, IReadOnlyList<int> majors)
     {
         ArgumentNullException.ThrowIfNull(job);
-        PrivateDotnet dotnet = PrivateDotnet.Ensure(Older, Console.WriteLine);
+        PrivateDotnet dotnet = Fetch(Console.WriteLine);
         var jobs = new List<Job>();
         foreach (int major in Available(dotnet).Where(majors.Contains))
         {

@@ -1,34 +1,11 @@
-using System.Text.Json;
 using System.Text.RegularExpressions;
 
 namespace PooledHttp.Tests.Repository;
 
-/// <summary>The promises the repository makes outside the code: the devcontainer, CI and the README agree.</summary>
+/// <summary>The promises the repository makes outside the code: CI and the README agree (the devcontainer: DevContainerTests).</summary>
 public partial class RepositoryTests
 {
     private static readonly string Root = FindRoot();
-
-    [Fact]
-    public void Devcontainer_carries_the_sdk_and_the_extensions_and_leaves_older_runtimes_to_the_workshop()
-    {
-        string text = File.ReadAllText(Path.Combine(Root, ".devcontainer", "devcontainer.json"));
-        using JsonDocument doc = JsonDocument.Parse(text, new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true });
-        JsonElement root = doc.RootElement;
-
-        JsonElement dotnet = root.GetProperty("features").EnumerateObject().Single(f => f.Name.Contains("features/dotnet", StringComparison.Ordinal)).Value;
-        Assert.StartsWith("10.", dotnet.GetProperty("version").GetString(), StringComparison.Ordinal);
-        // .NET 8 and 9 come from NuGet through Runtimes.All, as on any machine: one path, tested here.
-        Assert.False(dotnet.TryGetProperty("dotnetRuntimeVersions", out _), "the devcontainer should not install runtimes the workshop fetches itself");
-
-        string[] extensions = root.GetProperty("customizations").GetProperty("vscode").GetProperty("extensions").EnumerateArray().Select(e => e.GetString()!).ToArray();
-        Assert.Contains("ms-dotnettools.dotnet-interactive-vscode", extensions);
-        Assert.Contains("ms-toolsai.jupyter", extensions);
-        Assert.Contains("ms-dotnettools.csdevkit", extensions);
-
-        string postCreate = root.GetProperty("postCreateCommand").GetString()!;
-        Assert.Contains("dotnet restore", postCreate, StringComparison.Ordinal);
-        Assert.Contains("dotnet build", postCreate, StringComparison.Ordinal);
-    }
 
     [Fact]
     public async Task In_an_editor_results_go_where_the_readme_says_and_git_ignores_them()
