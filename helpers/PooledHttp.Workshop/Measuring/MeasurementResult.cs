@@ -118,7 +118,7 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
         html.Append("</tbody><tfoot>");
         foreach (string line in Footer())
         {
-            html.Append("<tr><td colspan=\"").Append(Header.Length).Append("\"><small>").Append(WebUtility.HtmlEncode(line)).Append("</small></td></tr>");
+            html.Append("<tr><td colspan=\"").Append(Header.Length).Append("\"><small>").Append(AsHtmlText(line)).Append("</small></td></tr>");
         }
 
         return html.Append("</tfoot></table>").ToString();
@@ -132,6 +132,9 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
         string table = string.Join(Environment.NewLine, all.Select(r => string.Join("  ", r.Select((c, i) => i == 0 ? c.PadRight(widths[i]) : c.PadLeft(widths[i])))));
         return string.Join(Environment.NewLine, [table, .. Footer()]);
     }
+
+    /// <summary>Text as it reads ("±", "BenchmarkDotNet's"), only the characters markup needs escaped.</summary>
+    private static string AsHtmlText(string text) => text.Replace("&", "&amp;", StringComparison.Ordinal).Replace("<", "&lt;", StringComparison.Ordinal).Replace(">", "&gt;", StringComparison.Ordinal);
 
     /// <summary>The legend, then the footnote when a row is noisy.</summary>
     private IEnumerable<string> Footer() => rows.Any(IsNoisy) ? [.. Legend, NoisyFootnote] : Legend;

@@ -128,7 +128,7 @@ public class MeasuringTests
         Assert.Contains("<td>6.7 ms</td><td>noisy: larger than the mean</td>", html, StringComparison.Ordinal);
         Assert.DoesNotContain("118.23 ms", html, StringComparison.Ordinal);
         Assert.Contains("<td>6.05 ms</td><td>64.46 us</td>", html, StringComparison.Ordinal);
-        Assert.Contains("<tr><td colspan=\"9\"><small>noisy: the error (half BenchmarkDotNet&#39;s 99.9% confidence interval", html, StringComparison.Ordinal);
+        Assert.Contains("<tr><td colspan=\"9\"><small>noisy: the error (half BenchmarkDotNet's 99.9% confidence interval", html, StringComparison.Ordinal);
         Assert.Equal(1, html.Split("<small>noisy:").Length - 1);
 
         string text = result.ToString();
@@ -149,15 +149,16 @@ public class MeasuringTests
         string html = result.ToHtml();
         string text = result.ToString();
 
-        // Under the rows, one footer line per legend line, encoded ("BenchmarkDotNet's" becomes &#39;).
+        // Under the rows, one footer line per legend line, written as it reads (no entities for "±" or "'").
         int body = html.IndexOf("</tbody>", StringComparison.Ordinal);
         foreach (string line in MeasurementResult.Legend)
         {
-            int at = html.IndexOf($"<tr><td colspan=\"9\"><small>{System.Net.WebUtility.HtmlEncode(line)}</small></td></tr>", StringComparison.Ordinal);
+            int at = html.IndexOf($"<tr><td colspan=\"9\"><small>{line}</small></td></tr>", StringComparison.Ordinal);
             Assert.True(at > body, $"legend line missing or above the rows: {line}");
         }
 
         Assert.EndsWith("</tfoot></table>", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("&#", html[body..], StringComparison.Ordinal);
         Assert.EndsWith(Environment.NewLine + string.Join(Environment.NewLine, MeasurementResult.Legend), text, StringComparison.Ordinal);
 
         // One or two short lines that name every column a reader might not know, and what "-" means.
