@@ -17,6 +17,10 @@
 // the kit exists; a test holds the two to the same record. Delete artifacts/notebook-bin to force a
 // build (after changing the SDK, for example).
 
+// The .NET Interactive kernel may list warning CS1701 ("Assuming assembly reference ... matches identity ...")
+// beside these cells: the compiler unifying two versions of one assembly, harmless here. No #pragma here or in a
+// cell can hide it: Roslyn's scripting reports it with no source location, and pragmas only cover their own lines.
+
 #load "chart-libraries.csx"
 
 static void BuildWorkshopHelpers()

@@ -5,7 +5,6 @@ using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Jobs;
-using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Mathematics;
 using BenchmarkDotNet.Parameters;
 using BenchmarkDotNet.Reports;
@@ -226,62 +225,5 @@ public static class Measure
         string info = report.GetRuntimeInfo() ?? report.BenchmarkCase.Job.Environment.Runtime?.Name ?? "unknown runtime";
         int detail = info.IndexOf(" (", StringComparison.Ordinal);
         return (detail > 0 ? info[..detail] : info).Replace(",", ";", StringComparison.Ordinal).Trim();
-    }
-
-    /// <summary>Passes BenchmarkDotNet's milestones to the console and keeps the tail of its log for error messages.</summary>
-    private sealed class ProgressLogger : ILogger
-    {
-        private const int TailLines = 40;
-        private readonly Queue<string> _tail = new();
-        private readonly StringBuilder _line = new();
-
-        public string Id => nameof(ProgressLogger);
-
-        public int Priority => 0;
-
-        public string Tail => string.Join(Environment.NewLine, _tail);
-
-        /// <summary>Told "Type.Method [Params]" as each case starts.</summary>
-        public Action<string>? CaseStarted { get; set; }
-
-        public void Write(LogKind logKind, string text) => _line.Append(text);
-
-        public void WriteLine() => Flush(LogKind.Default);
-
-        public void WriteLine(LogKind logKind, string text)
-        {
-            _line.Append(text);
-            Flush(logKind);
-        }
-
-        public void Flush()
-        {
-        }
-
-        private void Flush(LogKind kind)
-        {
-            string line = _line.ToString();
-            _line.Clear();
-            _tail.Enqueue(line);
-            while (_tail.Count > TailLines)
-            {
-                _tail.Dequeue();
-            }
-
-            // "// Benchmark: IntroDownload.PooledRead: ShortRun(...) [Size=65536]" starts a case.
-            const string CaseLine = "// Benchmark: ";
-            if (line.StartsWith(CaseLine, StringComparison.Ordinal))
-            {
-                string name = line[CaseLine.Length..].Split(": ")[0];
-                int parameters = line.LastIndexOf(" [", StringComparison.Ordinal);
-                CaseStarted?.Invoke(parameters > 0 ? name + line[parameters..] : name);
-            }
-
-            // The live output shows progress; the console gets what went wrong (the full log is thousands of lines).
-            if (kind == LogKind.Error)
-            {
-                Console.WriteLine($"[{DateTime.Now:HH:mm:ss}] {line.TrimStart('/', ' ')}");
-            }
-        }
     }
 }

@@ -63,6 +63,20 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
         + "so the interval reaches below zero and this run does not pin that time down: compare it with nothing. "
         + "The allocation and collection columns are counted, not timed, and stand.";
 
+    /// <summary>
+    /// The lines under every table, saying what its columns hold. In BenchmarkDotNet's words
+    /// (https://benchmarkdotnet.org/articles/configs/diagnosers.html, and its columns' legends in
+    /// src/BenchmarkDotNet/Columns/StatisticColumn.cs and Diagnosers/MemoryDiagnoser.cs): Mean is the arithmetic
+    /// mean of the measurements of one operation, Error half of the 99.9% confidence interval, Allocated the managed
+    /// memory per single operation (1 KiB = 1,024 B), Gen X the collections of that generation per 1,000 operations.
+    /// </summary>
+    public static readonly IReadOnlyList<string> Legend =
+    [
+        "mean: average time of one operation; ± error: half BenchmarkDotNet's 99.9% confidence interval of that mean; "
+        + "allocated / op: managed memory allocated by one operation (1 KiB = 1,024 bytes).",
+        "Gen0, Gen1, Gen2: garbage collections of that generation per 1,000 operations; -: none recorded.",
+    ];
+
     private static readonly string[] Header = ["strategy", "payload", "runtime", "allocated / op", "Gen0", "Gen1", "Gen2", "mean", "± error"];
 
     /// <summary>
@@ -78,7 +92,8 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
 
     /// <summary>
     /// An HTML table: strategy, size, runtime, allocated, collections, mean and its error (half the 99.9% confidence
-    /// interval), or <see cref="NoisyError"/> and a footnote when the error is larger than the mean.
+    /// interval), or <see cref="NoisyError"/> and a footnote when the error is larger than the mean; the
+    /// <see cref="Legend"/> under it.
     /// </summary>
     public string ToHtml()
     {
@@ -100,23 +115,29 @@ public sealed class MeasurementResult(IReadOnlyList<MeasuredRow> rows) : IReadOn
             html.Append("</tr>");
         }
 
-        html.Append("</tbody>");
-        if (rows.Any(IsNoisy))
+        html.Append("</tbody><tfoot>");
+        foreach (string line in Footer())
         {
-            html.Append("<tfoot><tr><td colspan=\"").Append(Header.Length).Append("\">").Append(WebUtility.HtmlEncode(NoisyFootnote)).Append("</td></tr></tfoot>");
+            html.Append("<tr><td colspan=\"").Append(Header.Length).Append("\"><small>").Append(AsHtmlText(line)).Append("</small></td></tr>");
         }
 
-        return html.Append("</table>").ToString();
+        return html.Append("</tfoot></table>").ToString();
     }
 
-    /// <summary>A fixed-width text table, for consoles and logs, with the same footnote as <see cref="ToHtml"/>.</summary>
+    /// <summary>A fixed-width text table, for consoles and logs, with the same legend and footnote as <see cref="ToHtml"/>.</summary>
     public override string ToString()
     {
         List<string[]> all = [Header, .. Cells()];
         int[] widths = Enumerable.Range(0, Header.Length).Select(i => all.Max(r => r[i].Length)).ToArray();
         string table = string.Join(Environment.NewLine, all.Select(r => string.Join("  ", r.Select((c, i) => i == 0 ? c.PadRight(widths[i]) : c.PadLeft(widths[i])))));
-        return rows.Any(IsNoisy) ? table + Environment.NewLine + NoisyFootnote : table;
+        return string.Join(Environment.NewLine, [table, .. Footer()]);
     }
+
+    /// <summary>Text as it reads ("±", "BenchmarkDotNet's"), only the characters markup needs escaped.</summary>
+    private static string AsHtmlText(string text) => text.Replace("&", "&amp;", StringComparison.Ordinal).Replace("<", "&lt;", StringComparison.Ordinal).Replace(">", "&gt;", StringComparison.Ordinal);
+
+    /// <summary>The legend, then the footnote when a row is noisy.</summary>
+    private IEnumerable<string> Footer() => rows.Any(IsNoisy) ? [.. Legend, NoisyFootnote] : Legend;
 
     private IEnumerable<string[]> Cells() => rows.Select(r => new[]
     {

@@ -128,8 +128,8 @@ public class MeasuringTests
         Assert.Contains("<td>6.7 ms</td><td>noisy: larger than the mean</td>", html, StringComparison.Ordinal);
         Assert.DoesNotContain("118.23 ms", html, StringComparison.Ordinal);
         Assert.Contains("<td>6.05 ms</td><td>64.46 us</td>", html, StringComparison.Ordinal);
-        Assert.Contains("<tfoot><tr><td colspan=\"9\">noisy: the error (half BenchmarkDotNet&#39;s 99.9% confidence interval", html, StringComparison.Ordinal);
-        Assert.Equal(1, html.Split("<tfoot>").Length - 1);
+        Assert.Contains("<tr><td colspan=\"9\"><small>noisy: the error (half BenchmarkDotNet's 99.9% confidence interval", html, StringComparison.Ordinal);
+        Assert.Equal(1, html.Split("<small>noisy:").Length - 1);
 
         string text = result.ToString();
         Assert.Contains(MeasurementResult.NoisyError, text, StringComparison.Ordinal);
@@ -138,7 +138,48 @@ public class MeasuringTests
 
         // A table with no noisy row has no footnote.
         var quiet = new MeasurementResult([clear]);
-        Assert.DoesNotContain("<tfoot>", quiet.ToHtml(), StringComparison.Ordinal);
+        Assert.DoesNotContain("noisy", quiet.ToHtml(), StringComparison.Ordinal);
         Assert.DoesNotContain(MeasurementResult.NoisyFootnote, quiet.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Every_result_table_ends_with_a_legend_of_its_columns_in_html_and_in_text()
+    {
+        var result = new MeasurementResult(Rows);
+        string html = result.ToHtml();
+        string text = result.ToString();
+
+        // Under the rows, one footer line per legend line, written as it reads (no entities for "±" or "'").
+        int body = html.IndexOf("</tbody>", StringComparison.Ordinal);
+        foreach (string line in MeasurementResult.Legend)
+        {
+            int at = html.IndexOf($"<tr><td colspan=\"9\"><small>{line}</small></td></tr>", StringComparison.Ordinal);
+            Assert.True(at > body, $"legend line missing or above the rows: {line}");
+        }
+
+        Assert.EndsWith("</tfoot></table>", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("&#", html[body..], StringComparison.Ordinal);
+        Assert.EndsWith(Environment.NewLine + string.Join(Environment.NewLine, MeasurementResult.Legend), text, StringComparison.Ordinal);
+
+        // One or two short lines that name every column a reader might not know, and what "-" means.
+        Assert.InRange(MeasurementResult.Legend.Count, 1, 2);
+        string legend = string.Join(" ", MeasurementResult.Legend);
+        foreach (string term in new[] { "mean:", "± error:", "99.9% confidence interval", "allocated / op:", "Gen0, Gen1, Gen2:", "per 1,000 operations", "-: none recorded" })
+        {
+            Assert.Contains(term, legend, StringComparison.Ordinal);
+        }
+
+        // The rows still come first: the legend follows the last row of the text table.
+        Assert.Contains("Pooled", text.Split(Environment.NewLine)[^(MeasurementResult.Legend.Count + 1)], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_noisy_table_carries_the_legend_then_the_footnote()
+    {
+        var result = new MeasurementResult([Rows[0] with { ErrorNs = 2 * Rows[0].MeanNs }]);
+        string text = result.ToString();
+        Assert.EndsWith(string.Join(Environment.NewLine, [.. MeasurementResult.Legend, MeasurementResult.NoisyFootnote]), text, StringComparison.Ordinal);
+        string html = result.ToHtml();
+        Assert.True(html.IndexOf("Gen0, Gen1, Gen2:", StringComparison.Ordinal) < html.IndexOf("<small>noisy:", StringComparison.Ordinal));
     }
 }
