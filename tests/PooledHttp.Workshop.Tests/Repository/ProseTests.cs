@@ -36,6 +36,8 @@ public partial class ProseTests
         "100 bytes",        // the same
         "1,024 B",          // 1 KiB, as 00 defines it
         "1,048,576 B",      // 1 MiB, as 00 defines it
+        "1,048,576 bytes",  // the same
+        "24 bytes",         // a byte array's header on 64-bit: object header, method table pointer, length
         "85,000 bytes",     // the runtime's large object threshold
         "100,000 bytes",    // S3's POST body
         "256 B",            // the smallest array RecyclableMemoryStream's default pool and S0's stream start with
