@@ -1,25 +1,13 @@
 #!/usr/bin/env bash
-# Renders a chart saved by the runner (artifacts/charts/*.html, plotly.js embedded) to a PNG with
-# headless Chromium, networking off: the picture is what the offline page draws.
-#   tools/render-chart.sh artifacts/charts/<chart>.html docs/<chart>.png [width] [height]
-# Needs Chromium: `sudo apt-get install -y chromium` on Debian (the devcontainer's base image).
+# Renders a chart saved by the runner (artifacts/charts/*.html, plotly.js embedded) to a PNG at the chart's own size
+# (its layout's width and height; 1000 px wide when it sets no width), without plotly's toolbar, networking off:
+#   tools/render-chart.sh artifacts/charts/<chart>.html docs/<chart>.png [width of a chart that sets none]
+# tools/RenderChart does the work, so the browser is found in one place (ChromiumLocator): Chromium, Chrome or Edge
+# where the platform installs them, or the executable CHROME_PATH names.
 set -euo pipefail
-if [[ $# -lt 2 ]]; then
-  echo "usage: $0 <chart.html> <out.png> [width=1000] [height=660]" >&2
+if [[ $# -lt 2 || $# -gt 3 ]]; then
+  echo "usage: $0 <chart.html> <out.png> [width of a chart that sets none, 1000]" >&2
   exit 2
 fi
-html=$(realpath "$1")
-out=$2
-browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-if [[ -z "$browser" ]]; then
-  echo "No Chromium found. On Debian: sudo apt-get update && sudo apt-get install -y chromium" >&2
-  exit 1
-fi
-profile=$(mktemp -d)
-trap 'rm -rf "$profile"' EXIT
-mkdir -p "$(dirname "$out")"
-"$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync \
-  --user-data-dir="$profile" --window-size="${3:-1000},${4:-660}" --virtual-time-budget=5000 \
-  --screenshot="$(realpath -m "$out")" "file://$html" 2>/dev/null
-echo "Rendered $out"
+here=$(dirname "$(realpath "$0")")
+exec dotnet run --project "$here/RenderChart" -c Release -- "$@"

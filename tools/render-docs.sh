@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Renders each chapter's main chart from a run's charts folder to docs/charts/NN.png, for the results
-# page (docs/results.md). Use the reference run's charts:
+# page (docs/results.md), and chapter 08's again to docs/journey.png. Use the reference run's charts:
 #   tools/render-docs.sh <run output>/charts
-# Each picture is tools/render-chart.sh of one saved chart: headless Chromium, networking off.
+# Each picture is what tools/render-chart.sh draws of one saved chart (tools/RenderChart, built once here): at its own
+# size, no toolbar, networking off.
 set -euo pipefail
 charts=${1:?usage: $0 <charts folder of a run>}
 here=$(dirname "$(realpath "$0")")
@@ -21,6 +22,8 @@ declare -A main=(
   [09]="09-kib-allocated-per-download-by-what-the-body-crosses"
 )
 mkdir -p "$docs"
+dotnet build "$here/RenderChart" -c Release -v quiet -nologo
+render() { dotnet run --project "$here/RenderChart" -c Release --no-build -- "$@"; }
 missing=0
 for chapter in $(printf '%s\n' "${!main[@]}" | sort); do
   chart=$(ls "$charts/${main[$chapter]}"*.html 2>/dev/null | head -1 || true)
@@ -29,6 +32,9 @@ for chapter in $(printf '%s\n' "${!main[@]}" | sort); do
     missing=1
     continue
   fi
-  "$here/render-chart.sh" "$chart" "$docs/$chapter.png" 1000 620
+  render "$chart" "$docs/$chapter.png"
+  if [[ $chapter == 08 ]]; then
+    render "$chart" "$here/../docs/journey.png"
+  fi
 done
 exit $missing

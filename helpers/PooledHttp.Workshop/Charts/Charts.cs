@@ -31,7 +31,7 @@ public static class Charts
         }
 
         List<PublishedFigure> figures = published?.ToList() ?? [];
-        foreach (IGrouping<string, PublishedFigure> source in figures.GroupBy(f => $"published ({f.Source}, {f.Runtime})"))
+        foreach (IGrouping<string, PublishedFigure> source in figures.GroupBy(f => f.SeriesName))
         {
             bars.Add(Bars(source.Key, source.Select(f => f.Method), source.Select(f => (double)f.AllocatedBytes)));
         }
@@ -72,7 +72,7 @@ public static class Charts
             lines.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(Value).ToArray(), Plotted, Text, dotted: false));
         }
 
-        foreach (IGrouping<string, PublishedFigure> line in figures.GroupBy(f => $"{f.Method}, published ({f.Source}, {f.Runtime})"))
+        foreach (IGrouping<string, PublishedFigure> line in figures.GroupBy(f => $"{f.Method}, {f.SeriesName}"))
         {
             List<PublishedFigure> points = line.OrderBy(f => f.PayloadBytes).ToList();
             lines.Add(Line(line.Key, points.Select(p => (double)p.PayloadBytes!.Value), points.Select(Published).ToArray(), Plotted, Text, dotted: true));

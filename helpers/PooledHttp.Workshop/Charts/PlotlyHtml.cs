@@ -30,6 +30,9 @@ public static partial class PlotlyHtml
     /// </summary>
     public static string Script() => "<script type=\"text/javascript\">" + PlotlyJs.Value + "</script><div>plotly.js " + Version + " loaded (embedded, no network needed).</div>";
 
+    /// <summary>plotly.js itself, the script's text with no element around it.</summary>
+    internal static string Bundle => PlotlyJs.Value;
+
     /// <summary>The version of the embedded plotly.js.</summary>
     public static string Version => VersionInHeader().Match(PlotlyJs.Value[..Math.Min(200, PlotlyJs.Value.Length)]) is { Success: true } match
         ? match.Groups[1].Value

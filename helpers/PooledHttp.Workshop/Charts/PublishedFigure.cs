@@ -17,6 +17,12 @@ public sealed record PublishedFigure(string Source, string Scenario, string Meth
     /// <summary>The payload in bytes, when the source stated it.</summary>
     public int? PayloadBytes => int.TryParse(Payload, NumberStyles.None, CultureInfo.InvariantCulture, out int bytes) ? bytes : null;
 
+    /// <summary>
+    /// How a chart names this figure's series: "published (S0, net8.0)", or "published (S2, runtime not stated)" where the
+    /// source did not say which runtime it measured (<c>unknown</c> in the data file).
+    /// </summary>
+    public string SeriesName => $"published ({Source}, {(Runtime is "" or "unknown" ? "runtime not stated" : Runtime)})";
+
     /// <summary>The published figures of <paramref name="source"/>, optionally of one scenario.</summary>
     public static IReadOnlyList<PublishedFigure> Of(string source, string? scenario = null)
     {

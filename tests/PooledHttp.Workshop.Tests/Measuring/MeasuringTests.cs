@@ -67,6 +67,18 @@ public class MeasuringTests
     }
 
     [Fact]
+    public void A_published_series_whose_source_stated_no_runtime_says_so_in_words()
+    {
+        // S2 did not say which runtime it measured: the data file has "unknown" there, which a legend must not show as if it were a runtime.
+        IReadOnlyList<PublishedFigure> s2 = PublishedFigure.Of("S2", "request-content");
+        Assert.All(s2, f => Assert.Equal("unknown", f.Runtime));
+        Plotly.NET.GenericChart chart = PooledHttp.Workshop.Charts.Charts.Allocations("t", Rows, s2);
+        var figure = (JsonObject)JsonNode.Parse(Plotly.NET.GenericChart.toFigureJson(chart))!;
+        string[] names = ((JsonArray)figure["data"]!).Select(t => (string)t!["name"]!).ToArray();
+        Assert.Equal(["measured here, .NET 10.0.12", "published (S2, runtime not stated)"], names);
+    }
+
+    [Fact]
     public void Allocation_chart_has_a_measured_and_a_labelled_published_series_on_a_log_axis()
     {
         Plotly.NET.GenericChart chart = PooledHttp.Workshop.Charts.Charts.Allocations("t", Rows, PublishedFigure.Of("S0", "download"));

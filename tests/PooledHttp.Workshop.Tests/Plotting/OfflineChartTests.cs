@@ -20,7 +20,7 @@ public class OfflineChartTests
         Assert.InRange(script.Length, 1_191_749, 1_300_000);
     }
 
-    [Theory]
+    [BrowserTheory]
     [InlineData(false)]
     [InlineData(true)]
     public async Task A_notebook_chart_draws_offline_with_and_without_RequireJS(bool requireJsFirst)
@@ -46,7 +46,7 @@ public class OfflineChartTests
         Assert.DoesNotContain("\">plotly.js is not loaded", dom, StringComparison.Ordinal); // the chart's fallback text, had Plotly been missing
     }
 
-    [Fact]
+    [BrowserFact]
     public async Task A_saved_chart_page_carries_its_plotly_js_and_draws_offline()
     {
         string path = Path.Combine(Directory.CreateTempSubdirectory("pooledhttp-chart-").FullName, "saved.html");
@@ -60,7 +60,7 @@ public class OfflineChartTests
         Assert.Contains(">Naive<", dom, StringComparison.Ordinal);
     }
 
-    [Fact]
+    [BrowserFact]
     public async Task A_chart_without_plotly_js_on_the_page_says_which_cell_to_run()
     {
         string path = Path.Combine(Directory.CreateTempSubdirectory("pooledhttp-chart-").FullName, "bare.html");

@@ -1,20 +1,46 @@
+using PooledHttp.Workshop.Charts;
+
 namespace PooledHttp.Tests.Support;
 
 /// <summary>
-/// Debian's Chromium, headless, with every network feature off: what a page shows here it shows with no
-/// network. A test that needs it finds it, or installs it once per test run with apt-get when it may (as root,
-/// or with sudo that asks no password), and otherwise fails saying what to install.
+/// The browser the chart tests draw in: the Chromium, Chrome or Edge that <see cref="ChromiumLocator"/> finds (the
+/// tools find theirs there too), headless, with every network feature off, so what a page shows here it shows with no
+/// network. The tests install nothing: <c>.ci/run</c> installs Debian's Chromium where none is found, and elsewhere
+/// the tests that need one are skipped (<see cref="BrowserFactAttribute"/>) saying what to install.
 /// </summary>
 internal static class HeadlessChromium
 {
-    private static readonly string[] Candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+    private static readonly Lazy<BrowserLookup> Found = new(ChromiumLocator.Locate);
 
-    private static readonly Lazy<Task<string>> Browser = new(FindOrInstallAsync);
+    /// <summary>This machine's browser, or why there is none.</summary>
+    public static BrowserLookup Lookup => Found.Value;
+
+    /// <summary>The browser's executable; only tests marked <see cref="BrowserFactAttribute"/> or <see cref="BrowserTheoryAttribute"/> ask.</summary>
+    public static string Path => Lookup.Path ?? throw new InvalidOperationException(Lookup.Message);
+
+    /// <summary>A screenshot of <paramref name="page"/> in a window of <paramref name="width"/> by <paramref name="height"/>, written to <paramref name="png"/>.</summary>
+    public static async Task ScreenshotAsync(string page, int width, int height, string png)
+    {
+        string profile = Directory.CreateTempSubdirectory("pooledhttp-chromium-").FullName;
+        try
+        {
+            string[] arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--force-device-scale-factor=1",
+                $"--user-data-dir={profile}", $"--window-size={width},{height}", "--virtual-time-budget=5000", $"--screenshot={png}", new Uri(page).AbsoluteUri,
+            ];
+            (int exit, _, string log) = await ChildProcess.RunAsync(Path, arguments, TimeSpan.FromMinutes(2));
+            Assert.True(exit == 0 && File.Exists(png), $"The browser ({Path}) took no screenshot (exit {exit}): {log}");
+        }
+        finally
+        {
+            Directory.Delete(profile, recursive: true);
+        }
+    }
 
     /// <summary>Loads <paramref name="page"/>, lets its scripts run, and returns the DOM it ended with.</summary>
     public static async Task<string> DumpDomAsync(string page)
     {
-        string browser = await Browser.Value;
         string profile = Directory.CreateTempSubdirectory("pooledhttp-chromium-").FullName;
         try
         {
@@ -24,45 +50,13 @@ internal static class HeadlessChromium
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 $"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", new Uri(page).AbsoluteUri,
             ];
-            (int exit, string dom, string log) = await ChildProcess.RunAsync(browser, arguments, TimeSpan.FromMinutes(2));
-            Assert.True(exit == 0, $"Chromium exited with {exit}: {log}");
+            (int exit, string dom, string log) = await ChildProcess.RunAsync(Path, arguments, TimeSpan.FromMinutes(2));
+            Assert.True(exit == 0, $"The browser ({Path}) exited with {exit}: {log}");
             return dom;
         }
         finally
         {
             Directory.Delete(profile, recursive: true);
         }
-    }
-
-    private static async Task<string> FindOrInstallAsync()
-    {
-        if (Candidates.FirstOrDefault(File.Exists) is { } found)
-        {
-            return found;
-        }
-
-        const string Manual = "Install Debian's chromium package (as root, or with sudo) and run the tests again.";
-        if (!File.Exists("/usr/bin/apt-get"))
-        {
-            Assert.Fail($"The chart tests need Chromium, which is not installed, and there is no apt-get here to install it. {Manual}");
-        }
-
-        (int idExit, string uid, _) = await ChildProcess.RunAsync("id", ["-u"], TimeSpan.FromSeconds(10));
-        bool root = idExit == 0 && uid.Trim() == "0";
-        string[] sudo = root ? [] : ["sudo", "-n"];
-        if (!root && (await ChildProcess.RunAsync("sudo", ["-n", "true"], TimeSpan.FromSeconds(10))).ExitCode != 0)
-        {
-            Assert.Fail($"The chart tests need Chromium, which is not installed, and installing it needs root (sudo asks for a password here). {Manual}");
-        }
-
-        // Once per test run, whichever test needs the browser first.
-        foreach (string[] step in new[] { new[] { "apt-get", "update", "-qq" }, new[] { "apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium" } })
-        {
-            string[] command = [.. sudo, "env", "DEBIAN_FRONTEND=noninteractive", .. step];
-            (int exit, string output, string error) = await ChildProcess.RunAsync(command[0], command[1..], TimeSpan.FromMinutes(10));
-            Assert.True(exit == 0, $"Installing Chromium failed ({string.Join(' ', step)}, exit {exit}): {error}{output} {Manual}");
-        }
-
-        return Candidates.FirstOrDefault(File.Exists) ?? throw new InvalidOperationException($"The chromium package was installed, yet none of {string.Join(", ", Candidates)} exists. {Manual}");
     }
 }
