@@ -62,7 +62,7 @@ public sealed class Exercise07() : Exercise("E07", "E07_SizeThePool", "07-under-
         ArrayPool<byte> pool = create(InFlight, BodySize);
         if (pool is not BoundedArrayPool bounded)
         {
-            throw new ExerciseCheckFailedException($"CreatePool returned a {pool?.GetType().Name ?? "null"}: return a BoundedArrayPool, whose memory has a ceiling you set. ArrayPool<byte>.Shared would stop allocating too, by keeping whatever it likes (section 4 showed how much).");
+            throw new ExerciseCheckFailedException($"CreatePool returned a {pool?.GetType().Name ?? "null"}: return a BoundedArrayPool, whose memory has a ceiling you set. ArrayPool<byte>.Shared would stop allocating too, by keeping whatever it likes (section 6 showed how much).");
         }
 
         long bodies = (long)InFlight * BodySize;

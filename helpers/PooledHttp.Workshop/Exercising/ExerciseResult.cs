@@ -77,8 +77,11 @@ public sealed record ExerciseResult(Exercise Exercise, ExerciseCheck Check, Meas
     {
         ArgumentNullException.ThrowIfNull(chapter);
         MeasurementResult yours = Measured ?? new MeasurementResult([]);
-        string title = Measured is null ? $"{Exercise.Id}: the chapter's strategies (yours appears here once it passes)" : $"{Exercise.Id}: yours beside the chapter's strategies";
-        return Exercise.Chart(title, Exercise.Beside(chapter, yours).Concat(yours));
+        List<MeasuredRow> rows = [.. Exercise.Beside(chapter, yours).Concat(yours)];
+        string title = Measured is not null ? $"{Exercise.Id}: yours beside the chapter's strategies"
+            : rows.Count > 0 ? $"{Exercise.Id}: the chapter's strategies (yours appears here once it passes)"
+            : $"{Exercise.Id}: nothing to draw yet (once your code passes, it appears here beside the chapter's strategies for its case)";
+        return Exercise.Chart(title, rows);
     }
 
     /// <inheritdoc />
