@@ -74,7 +74,7 @@ public static class ReferenceFigures
         MeasurementResult service = Csv("09-your-service");
         MeasurementResult wires = service.Of("WireDownloads");
         string Wire(string label, string variant) => $"{label} {B(wires.Get("PooledRead", 16 * OneMiB, variant))}";
-        rows.Add(("09", "your service: typed client at 1 MiB; pooled read at 16 MiB by wire", $"typed client {B(service.Get("TypedClient_PooledRead", OneMiB))} (plain client {B(service.Get("Plain_PooledRead", OneMiB))}); {Wire("gzip", "Gzip")}, {Wire("HTTPS", "Https")}, {Wire("HTTP/2", "Http2")}, {Wire("HTTP/2 with its window fixed at its initial size", "Http2FixedWindow")} (`GetByteArrayAsync`: {B(wires.Get("GetByteArrayAsync", 16 * OneMiB, "Gzip"))} for gzip)"));
+        rows.Add(("09", "your service: typed client at 1 MiB; pooled read at 16 MiB by wire", $"typed client {B(service.Get("TypedClient_PooledRead", OneMiB))} (plain client {B(service.Get("Plain_PooledRead", OneMiB))}); {Wire("gzip", "Gzip")}, {Wire("HTTPS", "Https")}, {Wire("HTTP/2 (one run: it varies widely between runs, docs/measurements.md)", "Http2")}, {Wire("HTTP/2 with its window fixed at its initial size", "Http2FixedWindow")} (`GetByteArrayAsync`: {B(wires.Get("GetByteArrayAsync", 16 * OneMiB, "Gzip"))} for gzip)"));
 
         var table = new StringBuilder();
         table.AppendLine("| # | what | reference run |");
