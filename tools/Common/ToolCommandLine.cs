@@ -13,8 +13,8 @@ internal static class ToolCommandLine
     /// <summary>The exit code of a command line that could not be used.</summary>
     public const int UsageError = 2;
 
-    /// <summary>Parses <paramref name="args"/> and runs <paramref name="command"/>'s action, or explains what is wrong.</summary>
-    public static async Task<int> InvokeAsync(RootCommand command, IReadOnlyList<string> args, TextWriter? output = null, TextWriter? error = null)
+    /// <summary>Parses <paramref name="args"/> and runs <paramref name="command"/>'s action, or explains what is wrong (and shows <paramref name="usage"/>, when given).</summary>
+    public static async Task<int> InvokeAsync(RootCommand command, IReadOnlyList<string> args, TextWriter? output = null, TextWriter? error = null, string? usage = null)
     {
         output ??= Console.Out;
         error ??= Console.Error;
@@ -24,6 +24,11 @@ internal static class ToolCommandLine
             foreach (ParseError problem in parsed.Errors)
             {
                 await error.WriteLineAsync(problem.Message).ConfigureAwait(false);
+            }
+
+            if (usage is not null)
+            {
+                await error.WriteLineAsync(usage).ConfigureAwait(false);
             }
 
             await error.WriteLineAsync("--help shows every argument and option.").ConfigureAwait(false);
