@@ -20,7 +20,7 @@ namespace PooledHttp.Exercises;
 // old one); a try/finally returns the array on every path. Stuck? tests/ExerciseSolutions/E04_PooledDownload.cs.
 public static class E04_PooledDownload
 {
-    public static async Task<int> DownloadAsync(HttpClient client, Uri url, ArrayPool<byte> pool, int maxBytes, PooledHttp.Workshop.Exercising.BodyReceived received, CancellationToken cancellationToken)
+    public static async Task<int> DownloadAsync(HttpClient client, Uri url, ArrayPool<byte> pool, int maxBytes, PooledHttp.Workshop.Checks.BodyReceived received, CancellationToken cancellationToken)
     {
         await Task.CompletedTask;
         throw new NotImplementedException("Write the pooled download.");

@@ -10,9 +10,8 @@
 // It also loads the chart libraries the way both hosts can use them (chart-libraries.csx says why).
 //
 // A build that would change nothing still costs MSBuild about six seconds per notebook. After each
-// build this file records every input (each file under helpers/ and tests/PooledHttp.Testing outside
-// bin/ and obj/, and the repository's build settings) with its size and time; when the record still
-// matches, it skips the build. Any edit, added or deleted file changes the record and builds. It is the
+// build this file records every input (each file under helpers/ outside bin/ and obj/, and the
+// repository's build settings) with its size and time; when the record still matches, it skips the build. Any edit, added or deleted file changes the record and builds. It is the
 // kit's own rule (BuildOutput in helpers/PooledHttp.Workshop/Notebooks), copied because it runs before
 // the kit exists; a test holds the two to the same record. Delete artifacts/notebook-bin to force a
 // build (after changing the SDK, for example).
@@ -63,8 +62,7 @@ static void BuildWorkshopHelpers()
 static string WorkshopBuildInputs(string root)
 {
     char separator = System.IO.Path.DirectorySeparatorChar;
-    var sources = new[] { "helpers", System.IO.Path.Combine("tests", "PooledHttp.Testing") }
-        .SelectMany(folder => System.IO.Directory.EnumerateFiles(System.IO.Path.Combine(root, folder), "*", System.IO.SearchOption.AllDirectories))
+    var sources = System.IO.Directory.EnumerateFiles(System.IO.Path.Combine(root, "helpers"), "*", System.IO.SearchOption.AllDirectories)
         .Where(path => !path.Contains($"{separator}bin{separator}") && !path.Contains($"{separator}obj{separator}"));
     var settings = new[] { "Directory.Build.props", "Directory.Packages.props", "global.json", "NuGet.config" }
         .Select(file => System.IO.Path.Combine(root, file)).Where(System.IO.File.Exists);

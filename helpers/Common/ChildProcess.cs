@@ -4,11 +4,13 @@ using System.Text;
 namespace PooledHttp;
 
 /// <summary>
-/// Every process the workshop starts starts here: the kit's builds, exercise checks, load probes and
-/// BenchmarkDotNet builds, the runner's notebook processes, the tests' programs. Arguments are passed one
-/// by one, both streams are read while it runs (a full pipe would stop the child), and after an optional
-/// deadline the child and its own children are stopped. One source file, compiled into the kit, the runner
-/// and the library's tests, which share no assembly.
+/// The processes the workshop starts, started one way: the builds of the exercises, the load probe and
+/// BenchmarkDotNet's generated projects, exercise checks, load probes, the runner's notebook processes, the
+/// tests' programs (not <c>notebooks/workshop.csx</c>'s build, which runs before the kit exists, nor the
+/// benchmark processes BenchmarkDotNet starts itself). Arguments are passed one by one, both streams are read
+/// while it runs (a full pipe would stop the child), and after an optional deadline the child and its own
+/// children are stopped. One source file, compiled into the kit, the runner, the pre-flight tool and the
+/// library's tests, which share no assembly.
 /// </summary>
 internal static class ChildProcess
 {

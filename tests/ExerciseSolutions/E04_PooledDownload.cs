@@ -1,5 +1,5 @@
 using System.Buffers;
-using PooledHttp.Workshop.Exercising;
+using PooledHttp.Workshop.Checks;
 
 namespace PooledHttp.Exercises;
 

@@ -9,6 +9,7 @@ using PooledHttp.Tools;
 using PooledHttp.Workshop.Exercising;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
+using PooledHttp.Workshop.Checks;
 
 const string Usage = "usage: dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]";
 string listed = string.Join(", ", Exercise.All.Select(e => $"{e.Id} ({e.File})"));

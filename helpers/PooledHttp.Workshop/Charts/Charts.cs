@@ -2,6 +2,7 @@ using Plotly.NET;
 using Plotly.NET.LayoutObjects;
 using PooledHttp.Workshop.Measuring;
 using Chart = Plotly.NET.CSharp.Chart;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Charts;
 

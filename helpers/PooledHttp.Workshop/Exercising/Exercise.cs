@@ -1,25 +1,25 @@
-using System.Reflection;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
-/// One exercise: the file the learner edits, how the check process checks it, and which rows of the
-/// chapter's own run its bar is drawn beside. Each chapter's exercise derives from this, and its static
-/// <c>Run</c> method is what the notebook calls.
+/// One exercise as the notebook runs it: its check (run in a check process of its own), which rows of the
+/// chapter's own run its bar is drawn beside, and its goal. Each chapter's exercise derives from this, and its
+/// static <c>Run</c> method is what the notebook calls.
 /// </summary>
-/// <param name="id">"E04": the chapter's number, which also orders the exercises.</param>
-/// <param name="className">The class the learner edits, in namespace <see cref="LearnerCode.Namespace"/>; its file has the same name.</param>
+/// <param name="check">The exercise's check, which names its id and the class the learner edits.</param>
 /// <param name="notebook">The notebook whose results file receives the measured rows.</param>
 /// <param name="title">What the learner is asked to do, in a line.</param>
-public abstract class Exercise(string id, string className, string notebook, string title)
+public abstract class Exercise(LearnerCheck check, string notebook, string title)
 {
     /// <summary>"E04": the chapter's number, which also orders the exercises.</summary>
-    public string Id { get; } = id;
+    public string Id { get; } = check.Id;
 
     /// <summary>The class the learner edits, in namespace <see cref="LearnerCode.Namespace"/>; its file has the same name.</summary>
-    public string ClassName { get; } = className;
+    public string ClassName { get; } = check.ClassName;
 
     /// <summary>What the learner is asked to do, in a line.</summary>
     public string Title { get; } = title;
@@ -28,13 +28,13 @@ public abstract class Exercise(string id, string className, string notebook, str
     public string Notebook { get; } = notebook;
 
     /// <summary>The file to open, relative to the repository root.</summary>
-    public string File => $"exercises/{ClassName}.cs";
+    public string File { get; } = check.File;
 
     /// <summary>The measured bytes per operation the exercise asks to stay under, if it sets one.</summary>
     public virtual long? AllocationTarget => null;
 
     /// <summary>What the measurement should show, in words; null when the exercise sets no goal beyond the check.</summary>
-    public virtual string? Goal => AllocationTarget is { } target ? $"at most {Measuring.ByteUnits.Format(target)} allocated per operation" : null;
+    public virtual string? Goal => AllocationTarget is { } target ? $"at most {Server.ByteUnits.Format(target)} allocated per operation" : null;
 
     /// <summary>Whether a measured row meets <see cref="Goal"/>.</summary>
     public virtual bool Meets(MeasuredRow row)
@@ -42,9 +42,6 @@ public abstract class Exercise(string id, string className, string notebook, str
         ArgumentNullException.ThrowIfNull(row);
         return AllocationTarget is not { } target || row.AllocatedBytes <= target;
     }
-
-    /// <summary>A value the check found that the measurement needs (exercise 01's array length); null for most.</summary>
-    internal virtual int? Answer(Assembly learner) => null;
 
     /// <summary>The benchmark's parameters to measure with: what the notebook's call asked for, unless they depend on the learner's answer (exercise 01).</summary>
     internal virtual IReadOnlyDictionary<string, object[]> ParametersFor(ExerciseCheck check, IReadOnlyDictionary<string, object[]> asked) => asked;
@@ -54,7 +51,7 @@ public abstract class Exercise(string id, string className, string notebook, str
 
     /// <summary>
     /// Every exercise, in chapter order: each concrete <see cref="Exercise"/> in this assembly, so adding
-    /// an exercise is adding its file. The check process finds the one it is asked for here.
+    /// an exercise here is adding its file.
     /// </summary>
     public static IReadOnlyList<Exercise> All { get; } =
     [
@@ -78,13 +75,6 @@ public abstract class Exercise(string id, string className, string notebook, str
         return run(server);
     }
 
-    /// <summary>
-    /// Runs in the check process, against the learner's build: throws <see cref="ExerciseCheckFailedException"/>
-    /// with a sentence for the learner when something is wrong, and returns what was checked when all held.
-    /// A <see cref="NotImplementedException"/> from the stub means "not done yet".
-    /// </summary>
-    internal abstract Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken);
-
     /// <summary>The rows of the chapter's own run to draw beside the learner's: same sizes, same variant.</summary>
     internal abstract IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours);
 
@@ -95,7 +85,7 @@ public abstract class Exercise(string id, string className, string notebook, str
     /// </summary>
     protected static bool SameCase(MeasuredRow row, MeasurementResult yours)
         => row.RuntimeMajor == Environment.Version.Major
-            && yours.Any(y => y.PayloadBytes == row.PayloadBytes && (row.Variant == y.Variant || (row.Variant.Length == 0 && y.Variant == nameof(Benchmarks.Framing.Chunked))));
+            && yours.Any(y => y.PayloadBytes == row.PayloadBytes && (row.Variant == y.Variant || (row.Variant.Length == 0 && y.Variant == nameof(Framing.Chunked))));
 
     /// <summary>How a learner's row is named on a chart.</summary>
     internal virtual string Label(MeasuredRow row) => row.Strategy == ExerciseBenchmark.Strategy ? $"yours ({Id}){(row.Variant.Length > 0 ? ", " + row.Variant : string.Empty)}" : row.Label;

@@ -1,12 +1,11 @@
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
 using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 01's exercise: find the smallest <c>byte[]</c> that is born in Gen2 (on the large object heap).</summary>
-public sealed class Exercise01() : Exercise("E01", "E01_LargeObjectThreshold", "01-why-allocations-hurt",
+public sealed class Exercise01() : Exercise(new Exercise01Check(), "01-why-allocations-hurt",
     "find the smallest array that is born in Gen2")
 {
     /// <inheritdoc />
@@ -26,41 +25,6 @@ public sealed class Exercise01() : Exercise("E01", "E01_LargeObjectThreshold", "
 
     /// <inheritdoc />
     public override Task<ExerciseResult> RunAloneAsync() => Task.FromResult(Run());
-
-    /// <inheritdoc />
-    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
-        => Task.FromResult(Check(Answer(learner)!.Value));
-
-    /// <summary>The check itself, for any answer.</summary>
-    internal static string Check(int length)
-    {
-        if (length == 0)
-        {
-            throw new NotImplementedException("SmallestGen2Array is still 0: find the answer and write it");
-        }
-
-        if (length < 2)
-        {
-            throw new ExerciseCheckFailedException($"{length} is not an array length worth trying: the answer is somewhere between a few bytes and a few hundred thousand.");
-        }
-
-        int born = GC.GetGeneration(new byte[length]);
-        int shorter = GC.GetGeneration(new byte[length - 1]);
-        if (born != 2)
-        {
-            throw new ExerciseCheckFailedException($"new byte[{length:N0}] is born in Gen{born}: too small. Try larger.");
-        }
-
-        if (shorter == 2)
-        {
-            throw new ExerciseCheckFailedException($"new byte[{length:N0}] is born in Gen2, and so is new byte[{length - 1:N0}]: the smallest is smaller still.");
-        }
-
-        return $"new byte[{length:N0}] is born in Gen2 and new byte[{length - 1:N0}] in Gen{shorter}, in the check process on .NET {Environment.Version}.";
-    }
-
-    /// <inheritdoc />
-    internal override int? Answer(Assembly learner) => LearnerCode.Read<int>(learner, ClassName, "SmallestGen2Array");
 
     /// <inheritdoc />
     internal override IReadOnlyDictionary<string, object[]> ParametersFor(ExerciseCheck check, IReadOnlyDictionary<string, object[]> asked)
@@ -85,22 +49,5 @@ public sealed class Exercise01() : Exercise("E01", "E01_LargeObjectThreshold", "
             ["Gen0"] = [.. all.Select(r => r.Gen0)],
             ["Gen2"] = [.. all.Select(r => r.Gen2)],
         });
-    }
-}
-
-/// <summary>A new <c>byte[]</c> of the learner's length, and of one byte less: where each is born shows in the collections.</summary>
-/// <remarks>Not a download: it derives from <see cref="ExerciseBenchmark"/> only to load the learner's build the same way, and never uses the client.</remarks>
-public class Exercise01Benchmark : ExerciseBenchmark
-{
-    /// <summary>The array length: the learner's answer, and one less.</summary>
-    public int Size { get; set; }
-
-    /// <summary>A new array of <see cref="Size"/> bytes, as <c>ArrayPoolCost.Allocate</c> does.</summary>
-    [Benchmark]
-    public byte[] Yours() => new byte[Size];
-
-    /// <inheritdoc />
-    protected override void PrepareExercise()
-    {
     }
 }

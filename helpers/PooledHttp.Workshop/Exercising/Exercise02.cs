@@ -1,21 +1,13 @@
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
 using PooledHttp.Buffers;
-using PooledHttp.Testing;
 using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
-/// <summary>
-/// The learner's read loop (exercise 02): read from <paramref name="body"/> until
-/// <paramref name="destination"/> is full or the body ends, and return how many bytes were read.
-/// </summary>
-public delegate Task<int> ReadLoopExercise(Stream body, Memory<byte> destination, CancellationToken cancellationToken);
-
 /// <summary>Chapter 02's exercise: the read loop S0's single <c>ReadAsync</c> should have been.</summary>
-public sealed class Exercise02() : Exercise("E02", "E02_ReadLoop", "02-the-5mb-download",
+public sealed class Exercise02() : Exercise(new Exercise02Check(), "02-the-5mb-download",
     "write the read loop S0's single ReadAsync should have been")
 {
     /// <summary>
@@ -38,84 +30,9 @@ public sealed class Exercise02() : Exercise("E02", "E02_ReadLoop", "02-the-5mb-d
     public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
-    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
-        => CheckAsync(LearnerCode.Bind<ReadLoopExercise>(learner, ClassName, "ReadAsync"), cancellationToken);
-
-    /// <summary>The check itself, for any read loop: the tests hand it known-bad loops too.</summary>
-    internal static async Task<string> CheckAsync(ReadLoopExercise read, CancellationToken cancellationToken)
-    {
-        await TrickleAsync(read, body: 100_003, destination: 100_003, "a body that arrives a few bytes per read", cancellationToken).ConfigureAwait(false);
-        await TrickleAsync(read, body: 1_000, destination: 4_096, "a body that ends before the destination is full", cancellationToken).ConfigureAwait(false);
-        await TrickleAsync(read, body: 5_000, destination: 1_000, "a body longer than the destination", cancellationToken).ConfigureAwait(false);
-        await TrickleAsync(read, body: 10, destination: 0, "an empty destination", cancellationToken).ConfigureAwait(false);
-
-        await using LocalServer server = LocalServer.Start();
-        using var client = new HttpClient();
-        const int Size = 1024 * 1024 + 7;
-        using HttpResponseMessage response = await client.GetAsync(server.BytesUrl(Size, contentLength: true, writes: 64), HttpCompletionOption.ResponseHeadersRead, cancellationToken).ConfigureAwait(false);
-        await using Stream stream = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
-        byte[] array = new byte[Size];
-        int filled = await read(stream, array, cancellationToken).ConfigureAwait(false);
-        Expect(filled == Size && Payload.FirstMismatch(array) < 0, $"The local server's {Size:N0} B in 64 writes: read {filled:N0} B{(filled == Size ? $", but byte {Payload.FirstMismatch(array):N0} is wrong" : string.Empty)}.");
-        return "Fills the destination however few bytes each read returns; stops when the body ends or the destination is full, and reads no further; "
-            + $"and reads the local server's {Size:N0} B, sent in 64 writes, byte for byte.";
-    }
-
-    /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark == nameof(NaiveDownload) && SameCase(r, yours));
 
     /// <inheritdoc />
     internal override string Label(MeasuredRow row) => row.Strategy == ExerciseBenchmark.Strategy ? "S0's known length, your loop" : row.Label;
-
-    private static async Task TrickleAsync(ReadLoopExercise read, int body, int destination, string what, CancellationToken cancellationToken)
-    {
-        var stream = new TrickleStream(Payload.Get(body), maxPerRead: 7);
-        byte[] array = new byte[destination];
-        Array.Fill(array, TrackingArrayPool.Fresh);
-        int filled = await read(stream, array, cancellationToken).ConfigureAwait(false);
-        int expected = Math.Min(body, destination);
-        Expect(filled == expected, $"{what} ({body:N0} B into {destination:N0} B): returned {filled:N0}, expected {expected:N0}.");
-        Expect(stream.Position == expected, $"{what}: read {stream.Position:N0} B from the stream for a destination of {destination:N0} B. Read no further than the destination.");
-        int wrong = Payload.FirstMismatch(array.AsSpan(0, filled));
-        Expect(wrong < 0, $"{what}: byte {wrong:N0} is wrong. Does each read go after the bytes already read (destination[filled..])?");
-    }
-
-    private static void Expect(bool condition, string failure)
-    {
-        if (!condition)
-        {
-            throw new ExerciseCheckFailedException(failure);
-        }
-    }
-}
-
-/// <summary>S0's known-length download (one rented array of the Content-Length) with the learner's <c>E02_ReadLoop.ReadAsync</c> filling it.</summary>
-/// <remarks>Always with a Content-Length: S0's known-length read needs one (the notebook's call asks for no other framing).</remarks>
-public class Exercise02Benchmark : BodyExerciseBenchmark
-{
-    private ReadLoopExercise _read = null!;
-
-    /// <summary>Your loop in S0's download.</summary>
-    [Benchmark]
-    public async Task<int> Yours()
-    {
-        using HttpResponseMessage response = await Client.GetAsync(Url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        int length = checked((int)(response.Content.Headers.ContentLength ?? throw new InvalidOperationException("No Content-Length.")));
-        byte[] array = BodyPool.Shared.Rent(length);
-        try
-        {
-            using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
-            int read = await _read(body, array.AsMemory(0, length), CancellationToken.None).ConfigureAwait(false);
-            return read == length ? read : throw new InvalidOperationException($"Read {read} of {length} bytes.");
-        }
-        finally
-        {
-            BodyPool.Shared.Return(array);
-        }
-    }
-
-    /// <inheritdoc />
-    protected override void BindLearner() => _read = LearnerCode.Bind<ReadLoopExercise>(Learner, "E02_ReadLoop", "ReadAsync");
 }

@@ -1,14 +1,13 @@
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
 using PooledHttp.Buffers;
 using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 04's exercise: a pooled download of 16 MiB that allocates under 16 KiB.</summary>
-public sealed class Exercise04() : Exercise("E04", "E04_PooledDownload", "04-pooled-buffers",
+public sealed class Exercise04() : Exercise(new Exercise04Check(), "04-pooled-buffers",
     "download 16 MiB while allocating under 16 KiB")
 {
     /// <summary>
@@ -35,23 +34,6 @@ public sealed class Exercise04() : Exercise("E04", "E04_PooledDownload", "04-poo
     public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
-    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
-        => DownloadChecks.CheckAsync(LearnerCode.Bind<DownloadExercise>(learner, ClassName, "DownloadAsync"), inFlight: 1, cancellationToken);
-
-    /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark is nameof(PooledPeers) or nameof(PooledSweep) && SameCase(r, yours));
-}
-
-/// <summary>The learner's <c>E04_PooledDownload.DownloadAsync</c>, renting from the library's <see cref="BodyPool"/>.</summary>
-public class Exercise04Benchmark : BodyExerciseBenchmark
-{
-    private DownloadExercise _download = null!;
-
-    /// <summary>Your download.</summary>
-    [Benchmark]
-    public Task<int> Yours() => _download(Client, Url, BodyPool.Shared, int.MaxValue, Ignore, CancellationToken.None);
-
-    /// <inheritdoc />
-    protected override void BindLearner() => _download = LearnerCode.Bind<DownloadExercise>(Learner, "E04_PooledDownload", "DownloadAsync");
 }

@@ -1,20 +1,12 @@
-using System.Reflection;
-using System.Text.Json;
-using BenchmarkDotNet.Attributes;
 using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
-/// <summary>
-/// The learner's POST (exercise 05): send <paramref name="books"/> as JSON to <paramref name="url"/>
-/// with a Content-Length, and return the number the server answers with (the bytes it received).
-/// </summary>
-public delegate Task<long> PostExercise(HttpClient client, Uri url, Book[] books, CancellationToken cancellationToken);
-
 /// <summary>Chapter 05's exercise: post about 2 MB of JSON with a Content-Length while allocating under 8 KiB.</summary>
-public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-bodies",
+public sealed class Exercise05() : Exercise(new Exercise05Check(), "05-request-bodies",
     "post 2 MB of JSON with a Content-Length while allocating under 8 KiB")
 {
     /// <inheritdoc />
@@ -33,80 +25,6 @@ public sealed class Exercise05() : Exercise("E05", "E05_PostJson", "05-request-b
     public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
 
     /// <inheritdoc />
-    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
-        => CheckAsync(LearnerCode.Bind<PostExercise>(learner, ClassName, "PostAsync"), cancellationToken);
-
-    /// <summary>The check itself, for any POST: the tests hand it known-bad ones too.</summary>
-    internal static async Task<string> CheckAsync(PostExercise post, CancellationToken cancellationToken)
-    {
-        await using LocalServer server = LocalServer.Start();
-        foreach (int count in new[] { 0, 1, 1_500 })
-        {
-            Book[] books = Book.Catalogue(count);
-            var observer = new ObservingHandler();
-            using var client = new HttpClient(observer);
-            long answered = await post(client, server.Url("sink"), books, cancellationToken).ConfigureAwait(false);
-            string what = $"{count:N0} book(s)";
-            if (observer.Requests.Count != 1)
-            {
-                throw new ExerciseCheckFailedException($"{what}: {observer.Requests.Count} requests with a body were sent; send one.");
-            }
-
-            ObservingHandler.ObservedRequest sent = observer.Requests[0];
-            byte[] json = sent.Sent;
-            if (sent.DeclaredLength is null)
-            {
-                throw new ExerciseCheckFailedException($"{what}: the body went chunked, without a Content-Length. Give the content a length the handler can ask for (TryComputeLength, or a content over a buffer of known size).");
-            }
-
-            if (sent.DeclaredLength != json.Length || answered != json.Length)
-            {
-                throw new ExerciseCheckFailedException($"{what}: declared {sent.DeclaredLength:N0} B, sent {json.Length:N0} B, and you returned {answered:N0}; all three should agree (return the number the sink answers with).");
-            }
-
-            Book[]? back;
-            try
-            {
-                back = JsonSerializer.Deserialize<Book[]>(json, JsonSerializerOptions.Web);
-            }
-            catch (JsonException e)
-            {
-                throw new ExerciseCheckFailedException($"{what}: the body is not a JSON array of books: {e.Message}");
-            }
-
-            if (back is null || !back.SequenceEqual(books))
-            {
-                throw new ExerciseCheckFailedException($"{what}: the JSON does not hold the books you were given, in order.");
-            }
-        }
-
-        return "Posts 0, 1 and 1,500 books as JSON that reads back as the same books, in one request each, with a Content-Length that matches the bytes sent and the sink's answer.";
-    }
-
-    /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark == nameof(RequestBodies) && SameCase(r, yours));
-}
-
-/// <summary>The learner's <c>E05_PostJson.PostAsync</c>, posting the catalogue books that serialize to about <see cref="Size"/> bytes.</summary>
-public class Exercise05Benchmark : ExerciseBenchmark
-{
-    private PostExercise _post = null!;
-    private Book[] _books = null!;
-    private Uri _sink = null!;
-
-    /// <summary>About how much JSON, in bytes.</summary>
-    public int Size { get; set; }
-
-    /// <summary>Your POST.</summary>
-    [Benchmark]
-    public Task<long> Yours() => _post(Client, _sink, _books, CancellationToken.None);
-
-    /// <inheritdoc />
-    protected override void PrepareExercise()
-    {
-        _post = LearnerCode.Bind<PostExercise>(Learner, "E05_PostJson", "PostAsync");
-        _books = Book.Catalogue(RequestBodies.BooksFor(Size));
-        _sink = new Uri(BenchmarkServer.Address, "/sink");
-    }
 }

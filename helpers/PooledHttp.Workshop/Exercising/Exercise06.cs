@@ -1,17 +1,12 @@
-using System.Net;
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
 using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
-/// <summary>The learner's request (exercise 06): a POST of <paramref name="content"/> to <paramref name="url"/> that goes over HTTP/2 to a server that speaks nothing else.</summary>
-public delegate HttpRequestMessage RequestExercise(Uri url, HttpContent content);
-
 /// <summary>Chapter 06's exercise: a request that goes over HTTP/2 without TLS (h2c), measured as S3's POST.</summary>
-public sealed class Exercise06() : Exercise("E06", "E06_Http2Request", "06-http2",
+public sealed class Exercise06() : Exercise(new Exercise06Check(), "06-http2",
     "build a POST that goes over HTTP/2 to an h2c server")
 {
     /// <summary>Checks the learner's <c>E06_Http2Request.Create</c>, then measures S3's POST built with it against <paramref name="server"/>.</summary>
@@ -30,85 +25,6 @@ public sealed class Exercise06() : Exercise("E06", "E06_Http2Request", "06-http2
     }
 
     /// <inheritdoc />
-    internal override Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
-        => CheckAsync(LearnerCode.Bind<RequestExercise>(learner, ClassName, "Create"), cancellationToken);
-
-    /// <summary>The check itself, for any request factory: the tests hand it known-bad ones too.</summary>
-    internal static async Task<string> CheckAsync(RequestExercise create, CancellationToken cancellationToken)
-    {
-        await using Http2Server server = await Http2Server.StartAsync().ConfigureAwait(false);
-        using var invoker = new HttpMessageInvoker(new SocketsHttpHandler());
-        var sink = new Uri(server.Http2Address, "/sink");
-        for (int attempt = 1; attempt <= 2; attempt++)
-        {
-            using var content = new ByteArrayContent(new byte[Http2Post.BodySize]);
-            using HttpRequestMessage request = create(sink, content);
-            if (request.Method != HttpMethod.Post || request.RequestUri != sink || !ReferenceEquals(request.Content, content))
-            {
-                throw new ExerciseCheckFailedException($"Expected a POST to {sink} carrying the content you were given; got {request.Method} to {request.RequestUri}{(ReferenceEquals(request.Content, content) ? string.Empty : " with other content")}.");
-            }
-
-            HttpResponseMessage response;
-            try
-            {
-                response = await invoker.SendAsync(request, cancellationToken).ConfigureAwait(false);
-            }
-            catch (HttpRequestException e)
-            {
-                throw new ExerciseCheckFailedException($"The request failed against a port that speaks only HTTP/2 ({e.Message}). It went as HTTP/{request.Version}: ask for 2.0, and say that nothing lower will do.");
-            }
-
-            using (response)
-            {
-                if (response.Version != HttpVersion.Version20 || !response.IsSuccessStatusCode)
-                {
-                    throw new ExerciseCheckFailedException($"The answer came over HTTP/{response.Version} with status {(int)response.StatusCode}; expected HTTP/2 and 200.");
-                }
-            }
-        }
-
-        return $"Two POSTs of {Http2Post.BodySize:N0} B, each a new message, went over HTTP/2 to a server that speaks nothing else, and came back 200.";
-    }
-
-    /// <inheritdoc />
     internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
         => chapter.Where(r => r.Benchmark == nameof(Http2Post) && r.Variant == nameof(HttpProtocol.Http2) && r.RuntimeMajor == Environment.Version.Major);
-}
-
-/// <summary>S3's POST of 100,000 bytes over HTTP/2, with a new request built by the learner's <c>E06_Http2Request.Create</c> each time.</summary>
-public class Exercise06Benchmark : ExerciseBenchmark
-{
-    private readonly byte[] _body = new byte[Http2Post.BodySize];
-    private RequestExercise _create = null!;
-    private HttpMessageInvoker _invoker = null!;
-    private Uri _sink = null!;
-
-    /// <summary>Your request, sent as S3 sent its own: an invoker without cookies or redirects, the answer copied to nowhere.</summary>
-    [Benchmark]
-    public async Task<long> Yours()
-    {
-        using HttpRequestMessage request = _create(_sink, new ByteArrayContent(_body));
-        return await Http2Post.SendAsync(_invoker, request).ConfigureAwait(false);
-    }
-
-    /// <inheritdoc />
-    protected override void PrepareExercise()
-    {
-        _create = LearnerCode.Bind<RequestExercise>(Learner, "E06_Http2Request", "Create");
-        _invoker = new HttpMessageInvoker(new SocketsHttpHandler { UseCookies = false, AllowAutoRedirect = false });
-        string address = Environment.GetEnvironmentVariable(Server.ServerVariables.Http2Address)
-            ?? throw new InvalidOperationException($"{Server.ServerVariables.Http2Address} is not set: run it through Exercise06.Run with the chapter's Http2Server.");
-        _sink = new Uri(new Uri(address), "/sink");
-    }
-
-    /// <inheritdoc />
-    protected override void Dispose(bool disposing)
-    {
-        if (disposing)
-        {
-            _invoker?.Dispose();
-        }
-
-        base.Dispose(disposing);
-    }
 }

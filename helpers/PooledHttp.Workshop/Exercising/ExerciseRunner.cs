@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
+using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
 

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using PooledHttp.Workshop.Notebooks;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Measuring;
 

@@ -41,9 +41,9 @@ internal static class BuildOutput
             .Select(input => $"{input.Relative}|{input.File.Length}|{input.File.LastWriteTimeUtc.Ticks}"));
     }
 
-    /// <summary>The folders a build of <paramref name="projectFolder"/> reads: the project's own, the kit with the library, and the test support the kit references.</summary>
+    /// <summary>The folders a build of <paramref name="projectFolder"/> reads: the project's own, and the workshop's assemblies with the library (all of <c>helpers/</c>).</summary>
     public static string[] FoldersFor(string projectFolder)
-        => [Path.GetRelativePath(WorkshopPaths.Root, projectFolder), "helpers", Path.Combine("tests", "PooledHttp.Testing")];
+        => [Path.GetRelativePath(WorkshopPaths.Root, projectFolder), "helpers"];
 
     /// <summary>Whether <paramref name="assembly"/> exists and was built from exactly <paramref name="inputs"/>.</summary>
     public static bool IsCurrent(string assembly, string inputs)

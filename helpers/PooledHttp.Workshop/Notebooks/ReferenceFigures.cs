@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using PooledHttp.Workshop.Charts;
 using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Notebooks;
 

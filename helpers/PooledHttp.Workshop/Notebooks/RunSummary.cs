@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Notebooks;
 

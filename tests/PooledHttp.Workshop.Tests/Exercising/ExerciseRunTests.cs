@@ -4,6 +4,7 @@ using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 using Xunit.Abstractions;
+using PooledHttp.Workshop.Checks;
 
 namespace PooledHttp.Tests.Exercising;
 
@@ -107,7 +108,7 @@ public class ExerciseRunTests(ITestOutputHelper output)
     {
         // A Program.cs that prints the verdict, then never exits: what a thread left running would do.
         string folder = CopyOfTheExercisesProject("exercise-linger-test");
-        File.WriteAllText(Path.Combine(folder, "Program.cs"), "int code = await PooledHttp.Workshop.Exercising.ExerciseHost.RunAsync(args, typeof(Program).Assembly);\nThread.Sleep(Timeout.Infinite);\nreturn code;\n");
+        File.WriteAllText(Path.Combine(folder, "Program.cs"), "int code = await PooledHttp.Workshop.Checks.ExerciseHost.RunAsync(args, typeof(Program).Assembly);\nThread.Sleep(Timeout.Infinite);\nreturn code;\n");
         File.WriteAllText(Path.Combine(folder, "E01_LargeObjectThreshold.cs"), "namespace PooledHttp.Exercises;\npublic static class E01_LargeObjectThreshold\n{\n    public static int SmallestGen2Array => 1_000;\n}\n");
 
         using var scope = new Scope(project: Path.Combine(folder, "EditedExercises.csproj"));

@@ -1,5 +1,6 @@
 using PooledHttp.Tests.Support;
 using PooledHttp.Workshop.Exercising;
+using PooledHttp.Workshop.Checks;
 
 namespace PooledHttp.Tests.Exercising;
 

@@ -2,6 +2,7 @@ using System.Text.Json.Nodes;
 using PooledHttp.Workshop.Charts;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Tests.Repository;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Measuring;
 

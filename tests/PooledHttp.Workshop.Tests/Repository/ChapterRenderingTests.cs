@@ -3,6 +3,7 @@ using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Repository;
 

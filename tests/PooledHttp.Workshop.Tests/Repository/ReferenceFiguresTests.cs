@@ -1,5 +1,6 @@
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Tests.Repository;
 

@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// The learner's download (exercises 04 and 07): fetch <paramref name="url"/>, put the body in arrays

@@ -1,4 +1,4 @@
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>What the check process found: a status and a sentence for the learner.</summary>
 /// <param name="Status">Passed, failed, or not done yet.</param>

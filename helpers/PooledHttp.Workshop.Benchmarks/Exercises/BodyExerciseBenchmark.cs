@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>An exercise benchmark that downloads one body per operation: <see cref="Size"/> bytes, framed as <see cref="Framing"/> says.</summary>
 public abstract class BodyExerciseBenchmark : ExerciseBenchmark

@@ -1,4 +1,4 @@
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// Where a learner's download hands over the body: once, as one span, before the array behind it goes

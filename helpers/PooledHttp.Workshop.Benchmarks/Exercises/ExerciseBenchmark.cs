@@ -1,8 +1,8 @@
 using System.Reflection;
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>
 /// What the exercise benchmarks share: the learner's build, loaded in the benchmark process from the

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Headers;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// A handler for the check process's client that watches what the learner's code does with the

@@ -2,7 +2,7 @@ using PooledHttp.Testing;
 using System.Globalization;
 using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>The checks every learner download must pass, against a server the check process starts for itself.</summary>
 internal static class DownloadChecks

@@ -1,6 +1,6 @@
 using System.Reflection;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// Finds the learner's methods in a build of the exercises project, by name: the check process looks

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace PooledHttp.Workshop.Measuring;
+namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// Byte counts for people, in binary units with their binary names: 1 KiB = 1,024 B and 1 MiB =

@@ -1,4 +1,4 @@
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>Where a learner's exercise stands after a check.</summary>
 public enum ExerciseStatus

@@ -1,7 +1,7 @@
 using System.Reflection;
 using System.Text.Json;
 
-namespace PooledHttp.Workshop.Exercising;
+namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// The check process's entry point: the exercises project's <c>Program.cs</c> calls it with its own
@@ -25,10 +25,10 @@ public static class ExerciseHost
             return 2;
         }
 
-        Exercise? exercise = Exercise.All.FirstOrDefault(e => e.Id == args[1]);
+        LearnerCheck? exercise = LearnerCheck.All.FirstOrDefault(e => e.Id == args[1]);
         if (exercise is null)
         {
-            await Console.Error.WriteLineAsync($"No exercise {args[1]}: there are {string.Join(", ", Exercise.All.Select(e => e.Id))}.").ConfigureAwait(false);
+            await Console.Error.WriteLineAsync($"No exercise {args[1]}: there are {string.Join(", ", LearnerCheck.All.Select(e => e.Id))}.").ConfigureAwait(false);
             return 2;
         }
 
@@ -37,7 +37,7 @@ public static class ExerciseHost
         return 0;
     }
 
-    private static async Task<ExerciseCheck> CheckAsync(Exercise exercise, Assembly learner)
+    private static async Task<ExerciseCheck> CheckAsync(LearnerCheck exercise, Assembly learner)
     {
         Guid build = learner.ManifestModule.ModuleVersionId;
         using var cancel = new CancellationTokenSource(Timeout - TimeSpan.FromSeconds(10));

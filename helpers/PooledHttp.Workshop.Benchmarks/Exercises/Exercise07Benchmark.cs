@@ -1,0 +1,27 @@
+using System.Buffers;
+using BenchmarkDotNet.Attributes;
+using PooledHttp.Workshop.Checks;
+using PooledHttp.Workshop.Server;
+
+namespace PooledHttp.Workshop.Benchmarks;
+
+/// <summary>One operation: 64 paced downloads of 8 MiB without a Content-Length at once, on the pool the learner's <c>E07_SizeThePool.CreatePool</c> returned.</summary>
+public class Exercise07Benchmark : ExerciseBenchmark
+{
+    private Func<Task<int>> _one = null!;
+
+    /// <summary>The body size (named as in <see cref="UnderLoad"/>, so the rows line up).</summary>
+    public int Size { get; set; }
+
+    /// <summary>A batch of downloads on your pool.</summary>
+    [Benchmark]
+    public Task<long> Yours() => Downloads.BatchAsync(UnderLoad.InFlight, _one);
+
+    /// <inheritdoc />
+    protected override void PrepareExercise()
+    {
+        ArrayPool<byte> pool = LearnerCode.Bind<Func<int, int, ArrayPool<byte>>>(Learner, "E07_SizeThePool", "CreatePool")(UnderLoad.InFlight, Size);
+        Uri url = BenchmarkServer.PacedBytes(Size, contentLength: false, Pace.Network);
+        _one = () => Downloads.PooledReadAsync(Client, url, pool); // built once: no delegate per batch
+    }
+}
