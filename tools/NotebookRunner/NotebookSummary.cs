@@ -23,7 +23,7 @@ internal sealed class NotebookSummary
     /// <summary>Rows measured, each with its preformatted columns.</summary>
     public IEnumerable<JsonObject> Rows => (_json["rows"] as JsonArray ?? []).OfType<JsonObject>();
 
-    /// <summary>Exercise verdicts: id, file, status (Passed, Failed, NotDone), message.</summary>
+    /// <summary>Exercise verdicts: id, file, status (Passed, Failed, NotDone), message, goalMet, done.</summary>
     public IEnumerable<JsonObject> Exercises => (_json["exercises"] as JsonArray ?? []).OfType<JsonObject>();
 
     public static string PathOf(string output, string notebook) => Path.Combine(output, Folder, notebook + ".json");
@@ -92,13 +92,15 @@ internal sealed class NotebookSummary
         {
             writer.WriteLine(Field(verdict, "status") switch
             {
-                "Passed" => $"  {Field(verdict, "id")}  passed",
+                "Passed" when Field(verdict, "goalMet") == "false" => $"  {Field(verdict, "id")}  passed, goal not met yet: {Field(verdict, "file")}",
+                "Passed" => $"  {Field(verdict, "id")}  passed" + (Field(verdict, "goalMet") == "true" ? ", goal met" : string.Empty),
                 "NotDone" => $"  {Field(verdict, "id")}  exercise not done yet: {Field(verdict, "file")}",
                 _ => $"  {Field(verdict, "id")}  check failed: {Field(verdict, "message").Split('\n')[0].Trim()}",
             });
         }
 
-        writer.WriteLine($"{verdicts.Count(v => Field(v, "status") == "Passed")} of {verdicts.Count} exercise(s) done.");
+        // "done" is ExerciseResult.Done, written by the kit: the runner counts it and never decides it again.
+        writer.WriteLine($"{verdicts.Count(v => Field(v, "done") == "true")} of {verdicts.Count} exercise(s) done.");
     }
 
     private static string Field(JsonObject json, string name) => json[name]?.ToString() ?? "-";

@@ -94,7 +94,7 @@ async Task<int> RunAsync(Exercise[] chosen, bool quickProfile)
         Console.WriteLine($"  {exercise.Id}  {result.Status}{goal}  {exercise.File}");
     }
 
-    int done = outcomes.Count(o => o.Result.Status == ExerciseStatus.Passed && o.Result.GoalMet != false);
+    int done = outcomes.Count(o => o.Result.Done);
     Console.WriteLine($"{done} of {outcomes.Count} exercise(s) done.");
     return done == outcomes.Count ? 0 : 1;
 }

@@ -16,8 +16,8 @@ public class NaiveDownload : DownloadBenchmark
     public int Size { get; set; }
 
     /// <summary>
-    /// The sizes measured, in both profiles: below the large object heap's threshold, S0's 1 MiB, and 16 MiB. 256 KiB
-    /// was measured until the series had to fit 16 minutes; it sat between 16 KiB and 1 MiB on every runtime.
+    /// The sizes measured, in both profiles: below the large object heap's threshold, S0's 1 MiB, and 16 MiB; three
+    /// sizes on three runtimes is what fits the series' time (docs/measurements.md, "Measuring profiles").
     /// </summary>
     public static IEnumerable<int> Sizes => MeasurementProfile.Sizes([16 * 1024, 1024 * 1024, 16 * 1024 * 1024]);
 

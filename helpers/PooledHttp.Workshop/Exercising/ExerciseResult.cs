@@ -31,6 +31,12 @@ public sealed record ExerciseResult(Exercise Exercise, ExerciseCheck Check, Meas
     /// <summary>Whether every measured row is within the exercise's allocation target; null when it sets none or nothing was measured.</summary>
     public bool? GoalMet => Exercise.Goal is not null && Measured is not null ? Measured.All(Exercise.Meets) : null;
 
+    /// <summary>
+    /// Done: the check passed and the goal, where the exercise sets one, is met. The one definition the runner's
+    /// summary and <c>tools/RunExercise</c> both count.
+    /// </summary>
+    public bool Done => Status == ExerciseStatus.Passed && GoalMet != false;
+
     /// <summary>The whole call, build to measurement.</summary>
     public TimeSpan TotalTime => BuildTime + CheckTime + MeasureTime;
 

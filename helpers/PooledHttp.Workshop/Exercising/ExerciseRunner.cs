@@ -66,7 +66,7 @@ public static class ExerciseRunner
     /// <summary>Records the verdict where the headless runner sums them up, and returns it.</summary>
     private static ExerciseResult Finish(ExerciseResult result)
     {
-        RunSummary.AddExercise(result.Exercise.Notebook, result.Exercise.Id, result.Exercise.File, result.Check.Status.ToString(), result.Check.Message);
+        RunSummary.AddExercise(result.Exercise.Notebook, result.Exercise.Id, result.Exercise.File, result.Check.Status.ToString(), result.Check.Message, result.GoalMet, result.Done);
         return result;
     }
 

@@ -138,7 +138,10 @@ public static class Measure
         int cases = planned.Sum(info => info.BenchmarksCases.Length);
         string what = string.Join(", ", benchmarks.Select(b => b.Name));
         Summary summary;
-        using (var reporter = new ProgressReporter($"Measuring {what}: {cases} case(s), {profile} profile", cases))
+        // Named jobs (the timing job, a runtime's) are said, so a label never calls a timing run the default profile.
+        string[] otherJobs = [.. jobs.Select(job => job.Id).Where(id => id != profile).Distinct()];
+        string how = otherJobs.Length == 0 ? $"{profile} profile" : $"{profile} profile, {string.Join(", ", otherJobs)} {(otherJobs.Length == 1 ? "job" : "jobs")}";
+        using (var reporter = new ProgressReporter($"Measuring {what}: {cases} case(s), {how}", cases))
         {
             progress.CaseStarted = reporter.CaseStarted;
             summary = BenchmarkRunner.Run(planned).Single();

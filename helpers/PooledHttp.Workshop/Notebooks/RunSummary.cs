@@ -36,9 +36,9 @@ public static class RunSummary
             ["mean"] = TimeUnits.Format(row.MeanNs),
         }));
 
-    /// <summary>Adds an exercise's verdict, given in <paramref name="notebook"/>.</summary>
-    internal static void AddExercise(string notebook, string id, string file, string status, string message)
-        => Update(notebook, "exercises", [new JsonObject { ["id"] = id, ["file"] = file, ["status"] = status, ["message"] = message }]);
+    /// <summary>Adds an exercise's verdict, given in <paramref name="notebook"/>: its check, its goal (null: none, or not measured) and whether it is done.</summary>
+    internal static void AddExercise(string notebook, string id, string file, string status, string message, bool? goalMet, bool done)
+        => Update(notebook, "exercises", [new JsonObject { ["id"] = id, ["file"] = file, ["status"] = status, ["message"] = message, ["goalMet"] = goalMet, ["done"] = done }]);
 
     private static string PerThousand(double collections) => collections == 0 ? "-" : collections.ToString("0.####", CultureInfo.InvariantCulture);
 

@@ -34,7 +34,8 @@ public class ExerciseRunTests(ITestOutputHelper output)
             Assert.Contains("not done yet", result.ToHtml(), StringComparison.Ordinal);
             // The verdict the headless runner sums up, in the notebook's summary, by name.
             var verdicts = (System.Text.Json.Nodes.JsonArray)System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(RunSummary.PathOf(result.Exercise.Notebook)))!["exercises"]!;
-            Assert.Contains(verdicts, v => (string?)v!["id"] == result.Exercise.Id && (string?)v["status"] == "NotDone");
+            Assert.False(result.Done);
+            Assert.Contains(verdicts, v => (string?)v!["id"] == result.Exercise.Id && (string?)v["status"] == "NotDone" && (bool?)v["done"] == false);
         });
     }
 
@@ -58,6 +59,10 @@ public class ExerciseRunTests(ITestOutputHelper output)
             Assert.All(result.Measured!, row => Assert.Equal(result.Exercise.Notebook, row.Notebook));
             Assert.True(result.Exercise.Goal is null || result.GoalMet == true, $"{result.Exercise.Id} missed its goal ({result.Exercise.Goal}): {result.Measured}");
             Assert.Contains("You predicted", result.Compare(1000), StringComparison.Ordinal);
+            // One definition of done: the one the result gives is the one the runner's summary counts.
+            Assert.True(result.Done);
+            var verdicts = (System.Text.Json.Nodes.JsonArray)System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(RunSummary.PathOf(result.Exercise.Notebook)))!["exercises"]!;
+            Assert.Contains(verdicts, v => (string?)v!["id"] == result.Exercise.Id && (bool?)v["done"] == true && (bool?)v["goalMet"] == result.GoalMet);
         });
 
         // The values the calls passed are the cases measured: E01 its answer and one byte less, E03 its books, the rest a body size.

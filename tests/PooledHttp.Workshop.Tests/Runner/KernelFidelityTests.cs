@@ -134,6 +134,23 @@ public class KernelFidelityTests
     }
 
     [Fact]
+    public async Task A_loaded_scripts_references_reach_later_cells_and_its_display_shows_in_the_loading_cell()
+    {
+        // ../shared/DESIGN.md, "The real kernel": a #load'ed file's #r reaches later cells. notebooks/kit.csx relies on it
+        // (its #r lines serve every chapter), and on display(...) named in full from a loaded file, where the kernel's
+        // `using static Microsoft.DotNet.Interactive.Kernel` need not reach.
+        var scratch = new ScratchNotebooks();
+        string library = typeof(PooledHttp.Buffers.BodyPool).Assembly.Location;
+        scratch.WriteFile("refs.csx", $"#r \"{library}\"\nMicrosoft.DotNet.Interactive.Kernel.display(\"loaded\");\n");
+        string nb = scratch.Write("load-refs", "#load \"refs.csx\"", "Console.WriteLine(typeof(PooledHttp.Buffers.BodyPool).Name);");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.True(exit == 0, stderr + stdout);
+        IReadOnlyList<JsonObject> cells = scratch.ExecutedCells("load-refs");
+        Assert.Equal("loaded", (string?)ScratchNotebooks.Outputs(cells[0]).Single()["data"]!["text/plain"]);
+        Assert.Contains("BodyPool", Text(cells[1]), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_display_handle_does_not_update_its_output_as_in_the_kernel_and_HTML_is_html()
     {
         // dotnet/interactive, src/Microsoft.DotNet.Interactive.Formatting/DisplayExtensions.cs: Display raises its

@@ -1,0 +1,23 @@
+// The second cell of every chapter loads this file, once workshop.csx (the first cell) has built the kit:
+// `#load "kit.csx"`, then the chapter's own `using` lines. It cannot be part of workshop.csx: a cell's #r
+// lines are resolved when the cell compiles, before that cell's build has run.
+//
+// A loaded file's #r lines and statements reach the notebook; its `using` directives do not (what the kernel
+// does, ../shared/DESIGN.md "The real kernel"; KernelFidelityTests pins the runner to it). So this file names
+// every type in full, and each chapter names the namespaces it uses.
+
+#r "../artifacts/notebook-bin/PooledHttp.dll"
+#r "../artifacts/notebook-bin/PooledHttp.Workshop.dll"
+#r "../artifacts/notebook-bin/PooledHttp.Workshop.Benchmarks.dll"
+#r "../artifacts/notebook-bin/PooledHttp.Workshop.Server.dll"
+#r "../artifacts/notebook-bin/Microsoft.Extensions.DependencyInjection.Abstractions.dll"
+#r "../artifacts/notebook-bin/Microsoft.Extensions.DependencyInjection.dll"
+#r "../artifacts/notebook-bin/Microsoft.Extensions.Http.dll"
+#r "../artifacts/notebook-bin/Plotly.NET.dll"
+#r "../artifacts/notebook-bin/Plotly.NET.CSharp.dll"
+
+// Charts: plotly.js from the kit (no network) on the page, and the kernel told to draw every Plotly.NET chart
+// with it, the job Plotly.NET.Interactive would do if the package source served it.
+Microsoft.DotNet.Interactive.Kernel.display(Microsoft.DotNet.Interactive.Kernel.HTML(PooledHttp.Workshop.Charts.PlotlyHtml.Script()));
+Microsoft.DotNet.Interactive.Formatting.Formatter.Register<Plotly.NET.GenericChart>(
+    (chart, writer) => writer.Write(PooledHttp.Workshop.Charts.PlotlyHtml.Of(chart)), "text/html");
