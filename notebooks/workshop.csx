@@ -38,6 +38,8 @@ static void BuildWorkshopHelpers()
         return;
     }
 
+    const string what = "the kit for the notebooks (notebooks/workshop.csx)";
+    using var held = TakeWorkshopBuildLock(what);
     Console.WriteLine("Building the helpers into artifacts/notebook-bin (the first time takes about half a minute)...");
     var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop/PooledHttp.Workshop.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin --nologo -v quiet")
     {
@@ -47,14 +49,68 @@ static void BuildWorkshopHelpers()
     using var build = System.Diagnostics.Process.Start(start)!;
     Task<string> output = build.StandardOutput.ReadToEndAsync();
     Task<string> error = build.StandardError.ReadToEndAsync();
-    build.WaitForExit();
+    if (!build.WaitForExit(WorkshopBuildTimeout))
+    {
+        build.Kill(entireProcessTree: true);
+        throw new TimeoutException($"Building {what} took longer than {WorkshopBuildTimeout.TotalMinutes:0} minutes and was stopped. Run the cell again; if it stops again, build from a terminal: dotnet build helpers/PooledHttp.Workshop -c Release.");
+    }
+
     if (build.ExitCode != 0)
     {
         throw new InvalidOperationException("Building the helpers failed:\n" + output.Result + error.Result);
     }
 
     System.IO.File.WriteAllText(recordPath, record);
+    System.IO.File.Delete(WorkshopBuildLockPath + ".holder");
     Console.WriteLine("Helpers built. The next cell loads them.");
+}
+
+// Every build of the kit's projects takes one machine-wide lock, since they write the same helpers/*/obj folders:
+// the kit's BuildLock (helpers/PooledHttp.Workshop/Notebooks), copied here for the same reason as the record below.
+static readonly TimeSpan WorkshopBuildTimeout = TimeSpan.FromMinutes(10);
+static readonly string WorkshopBuildLockPath = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "pooledhttp", "build.lock");
+
+static System.IO.FileStream TakeWorkshopBuildLock(string what)
+{
+    System.IO.Directory.CreateDirectory(System.IO.Path.GetDirectoryName(WorkshopBuildLockPath)!);
+    var waited = System.Diagnostics.Stopwatch.StartNew();
+    bool told = false;
+    while (true)
+    {
+        try
+        {
+            var held = new System.IO.FileStream(WorkshopBuildLockPath, System.IO.FileMode.OpenOrCreate, System.IO.FileAccess.ReadWrite, System.IO.FileShare.None);
+            System.IO.File.WriteAllText(WorkshopBuildLockPath + ".holder", $"{what} (process {Environment.ProcessId}, since {DateTime.Now:HH:mm:ss})");
+            return held;
+        }
+        catch (System.IO.IOException) when (waited.Elapsed < WorkshopBuildTimeout)
+        {
+            if (!told)
+            {
+                Console.WriteLine($"{what}: waiting for another build to finish: {WorkshopBuildHolder()}");
+                told = true;
+            }
+
+            System.Threading.Thread.Sleep(200);
+        }
+        catch (System.IO.IOException)
+        {
+            throw new TimeoutException($"{what}: another build held {WorkshopBuildLockPath} for longer than {WorkshopBuildTimeout.TotalMinutes:0} minutes: {WorkshopBuildHolder()}. If no build is running, delete that file.");
+        }
+    }
+}
+
+static string WorkshopBuildHolder()
+{
+    try
+    {
+        string holder = WorkshopBuildLockPath + ".holder";
+        return System.IO.File.Exists(holder) ? System.IO.File.ReadAllText(holder).Trim() : "a build that did not say what it builds";
+    }
+    catch (System.IO.IOException)
+    {
+        return "a build that did not say what it builds";
+    }
 }
 
 // One line per input: its path relative to the repository root, its size and its last write time.

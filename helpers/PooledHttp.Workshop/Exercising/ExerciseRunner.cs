@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Text.Json;
-using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
+using PooledHttp.Workshop.Checks;
 
 namespace PooledHttp.Workshop.Exercising;
 
@@ -11,8 +11,8 @@ namespace PooledHttp.Workshop.Exercising;
 /// learner's code in a process of its own, and, when it passes, measure it with BenchmarkDotNet.
 /// </summary>
 /// <remarks>
-/// The kernel never loads the learner's assembly. Every call builds it afresh into
-/// <c>artifacts/exercises/</c>; the check process and the benchmark process each load that build, and
+/// The kernel never loads the learner's assembly. Every call builds it into <c>artifacts/exercises/</c>
+/// (skipped when nothing it reads changed); the check process and the benchmark process each load that build, and
 /// both prove by its module id that they ran the build this call made. So an edit in the editor shows
 /// up on the next run of the cell, and a stale build is refused rather than measured.
 /// </remarks>
@@ -78,29 +78,19 @@ public static class ExerciseRunner
             throw new FileNotFoundException($"The exercises project is not at {project}.", project);
         }
 
+        // A headless run of the series checks seven untouched stubs: the build that would change nothing is skipped.
         string name = Path.GetFileNameWithoutExtension(project);
-        string output = Path.Combine(WorkshopPaths.Root, "artifacts", "exercises", name);
-        string assembly = Path.Combine(output, name + ".dll");
-        // A headless run of the series checks seven untouched stubs: skipping the builds that would
-        // change nothing saves about a minute.
-        string inputs = BuildOutput.Inputs(WorkshopPaths.Root, BuildOutput.FoldersFor(Path.GetDirectoryName(project)!));
-        if (BuildOutput.IsCurrent(assembly, inputs))
-        {
-            return (assembly, string.Empty);
-        }
-
-        (int exit, string stdout, string stderr, _) = ChildProcess.DotnetAsync("build", project, "-c", "Release", "-o", output, "--nologo", "-v", "q", "-clp:NoSummary").GetAwaiter().GetResult();
-        if (exit != 0)
+        (string? assembly, string? failure) = BuildOutput.BuildAsync($"the exercises ({Path.GetFileName(project)})", project, Path.Combine(WorkshopPaths.Root, "artifacts", "exercises", name)).GetAwaiter().GetResult();
+        if (failure is not null)
         {
             // One line per distinct error, without MSBuild's project suffix: what the learner needs to fix.
-            IEnumerable<string> errors = (stdout + stderr).Split('\n')
+            IEnumerable<string> errors = failure.Split('\n')
                 .Where(line => line.Contains(": error ", StringComparison.Ordinal))
                 .Select(line => line.Split(" [", 2)[0].Trim())
                 .Distinct();
-            return (null, string.Join(Environment.NewLine, errors.DefaultIfEmpty(stdout + stderr)));
+            return (null, string.Join(Environment.NewLine, errors.DefaultIfEmpty(failure)));
         }
 
-        BuildOutput.Remember(assembly, inputs);
         return (assembly, string.Empty);
     }
 

@@ -28,22 +28,8 @@ public sealed class LoadProbe
     public static async Task<LoadProbe> BuildAsync()
     {
         string project = Path.Combine(WorkshopPaths.Root, "tools", "LoadProbe", "LoadProbe.csproj");
-        string output = Path.Combine(WorkshopPaths.Root, "artifacts", "loadprobe");
-        string assembly = Path.Combine(output, "LoadProbe.dll");
-        string inputs = BuildOutput.Inputs(WorkshopPaths.Root, BuildOutput.FoldersFor(Path.GetDirectoryName(project)!));
-        if (BuildOutput.IsCurrent(assembly, inputs))
-        {
-            return new LoadProbe(assembly); // a build that would change nothing costs MSBuild several seconds
-        }
-
-        (int exit, string stdout, string stderr, _) = await ChildProcess.DotnetAsync("build", project, "-c", "Release", "-o", output, "--nologo", "-v", "quiet").ConfigureAwait(false);
-        if (exit != 0)
-        {
-            throw new InvalidOperationException($"Building the load probe failed:{Environment.NewLine}{stdout}{stderr}");
-        }
-
-        BuildOutput.Remember(assembly, inputs);
-        return new LoadProbe(assembly);
+        (string? assembly, string? failure) = await BuildOutput.BuildAsync("the load probe (tools/LoadProbe)", project, Path.Combine(WorkshopPaths.Root, "artifacts", "loadprobe")).ConfigureAwait(false);
+        return assembly is not null ? new LoadProbe(assembly) : throw new InvalidOperationException($"Building the load probe failed:{Environment.NewLine}{failure}");
     }
 
     /// <summary>

@@ -21,18 +21,12 @@ namespace PooledHttp.Workshop.Measuring;
 /// (<c>UseSharedCompilation=false</c>). What that costs per run is in <c>docs/measurements.md</c>.</para>
 /// <para>The generated project's own <c>OutputPath</c> (<c>bin/&lt;configuration&gt;/&lt;tfm&gt;</c>) is where
 /// BenchmarkDotNet's executor looks for the program, so no output path is passed.</para>
-/// <para>Two builds of the same kit at once would write the same <c>obj</c> folder: two kernels measuring
-/// at the same time, or BenchmarkDotNet building several runtimes' projects in parallel. A lock file
-/// lets one build at a time through, across processes.</para>
+/// <para>Two builds of the same projects at once would write the same <c>obj</c> folder: two kernels measuring
+/// at the same time, BenchmarkDotNet building several runtimes' projects in parallel, or the exercises' build
+/// beside a benchmark's. Every build takes the workshop's one <see cref="BuildLock"/>.</para>
 /// </remarks>
 internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
 {
-    /// <summary>How often a build waiting for the lock tries again.</summary>
-    private static readonly TimeSpan LockRetry = TimeSpan.FromMilliseconds(200);
-
-    /// <summary>Machine-wide, so kernels in different folders of the same clone wait for each other too.</summary>
-    internal static readonly string LockPath = Path.Combine(Path.GetTempPath(), "pooledhttp", "benchmark-build.lock");
-
     /// <summary>Lines of the build's output a failure message keeps.</summary>
     private const int TailLines = 30;
 
@@ -47,10 +41,10 @@ internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
         string[] arguments = ["build", paths.ProjectFilePath, "-c", buildPartition.BuildConfiguration, "-nologo", "-v:q", "-m:1", "-p:UseSharedCompilation=true", .. JobArguments(buildPartition)];
         string command = $"{dotnet ?? "dotnet"} {string.Join(' ', arguments)}";
         var clock = Stopwatch.StartNew();
-        using FileStream? held = WaitForLock(buildPartition.Timeout, logger);
+        using BuildLock? held = TakeLock(paths, buildPartition.Timeout, logger, out string? busy);
         if (held is null)
         {
-            return BuildResult.Failure(generateResult, $"Another benchmark build held {LockPath} for longer than {buildPartition.Timeout.TotalSeconds:0} s.");
+            return BuildResult.Failure(generateResult, busy!);
         }
 
         logger.WriteLineInfo($"// start {command}");
@@ -91,32 +85,18 @@ internal sealed class IncrementalBuilder(string? dotnet) : IBuilder
     private static string Tail(string output)
         => string.Join(Environment.NewLine, output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).TakeLast(TailLines));
 
-    /// <summary>The lock file opened for this process alone, or null when <paramref name="timeout"/> passed first.</summary>
-    private static FileStream? WaitForLock(TimeSpan timeout, ILogger logger)
+    /// <summary>The workshop's build lock, or null and the sentence that names the build that held it for longer than <paramref name="timeout"/>.</summary>
+    private static BuildLock? TakeLock(ArtifactsPaths paths, TimeSpan timeout, ILogger logger, out string? busy)
     {
-        Directory.CreateDirectory(Path.GetDirectoryName(LockPath)!);
-        var waited = Stopwatch.StartNew();
-        bool told = false;
-        while (true)
+        try
         {
-            try
-            {
-                return new FileStream(LockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-            }
-            catch (IOException) when (waited.Elapsed < timeout)
-            {
-                if (!told)
-                {
-                    logger.WriteLineInfo("// waiting for another benchmark build to finish (another notebook measuring?)");
-                    told = true;
-                }
-
-                Thread.Sleep(LockRetry);
-            }
-            catch (IOException)
-            {
-                return null;
-            }
+            busy = null;
+            return BuildLock.Take($"a benchmark's generated project ({Path.GetFileName(paths.ProjectFilePath)})", timeout, logger.WriteLineInfo);
+        }
+        catch (TimeoutException e)
+        {
+            busy = e.Message;
+            return null;
         }
     }
 }

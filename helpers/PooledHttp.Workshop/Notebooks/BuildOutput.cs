@@ -5,7 +5,7 @@ namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>
 /// The workshop's one rule for "can the last build be used again?", for the builds the notebooks start
-/// (the exercises, the load probe): a build is current when the record of its inputs, written when it
+/// (the exercises, the load probe; <see cref="BuildAsync"/> runs them under the <see cref="BuildLock"/>): a build is current when the record of its inputs, written when it
 /// succeeded, still matches. The record is one line per input file (every file under the input folders,
 /// outside <c>bin/</c> and <c>obj/</c>, and the repository's build settings) with its size and last write
 /// time, so any edit, added or deleted file means a build.
@@ -55,6 +55,40 @@ internal static class BuildOutput
     /// <summary>Records that the build beside <paramref name="assembly"/> succeeded from <paramref name="inputs"/>, read before it started (so an edit made during the build is seen next time).</summary>
     public static void Remember(string assembly, string inputs)
         => File.WriteAllText(Path.Combine(Path.GetDirectoryName(assembly)!, RecordFile), inputs);
+
+    /// <summary>
+    /// Builds <paramref name="project"/> in Release into <paramref name="output"/> under the <see cref="BuildLock"/>,
+    /// unless the build there is current: the exercises and the load probe are built this way.
+    /// </summary>
+    /// <param name="what">The build, in words, for whoever waits for the lock.</param>
+    /// <param name="project">The project file.</param>
+    /// <param name="output">The folder the build writes; the assembly is named after the project.</param>
+    /// <returns>The assembly's path, and null; or null and the build's output when it failed.</returns>
+    /// <exception cref="TimeoutException">Another build held the lock, or this build ran, for longer than <see cref="BuildLock.Timeout"/>.</exception>
+    public static async Task<(string? Assembly, string? Failure)> BuildAsync(string what, string project, string output)
+    {
+        string assembly = Path.Combine(output, Path.GetFileNameWithoutExtension(project) + ".dll");
+        string inputs = Inputs(WorkshopPaths.Root, FoldersFor(Path.GetDirectoryName(project)!));
+        if (IsCurrent(assembly, inputs))
+        {
+            return (assembly, null);
+        }
+
+        using BuildLock held = BuildLock.Take(what, BuildLock.Timeout, Console.WriteLine);
+        if (IsCurrent(assembly, inputs))
+        {
+            return (assembly, null); // built by whoever held the lock
+        }
+
+        ChildResult built = await ChildProcess.RunAsync("dotnet", ["build", project, "-c", "Release", "-o", output, "--nologo", "-v", "q", "-clp:NoSummary"], BuildLock.Timeout).ConfigureAwait(false);
+        if (built.ExitCode != 0)
+        {
+            return (null, built.Output + built.Error);
+        }
+
+        Remember(assembly, inputs);
+        return (assembly, null);
+    }
 
     /// <summary>The module version id of the assembly at <paramref name="path"/>, read without loading it.</summary>
     public static Guid ModuleId(string path)

@@ -8,6 +8,7 @@ using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.Results;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Measuring;
@@ -57,15 +58,15 @@ public sealed class IncrementalBuilderTests : IDisposable
     [Fact]
     public void A_build_waits_for_the_lock_and_fails_clearly_when_another_build_holds_it_too_long()
     {
-        Directory.CreateDirectory(Path.GetDirectoryName(IncrementalBuilder.LockPath)!);
         BuildResult built;
-        using (new FileStream(IncrementalBuilder.LockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None))
+        using (BuildLock.Take("a test holding the lock", TimeSpan.FromSeconds(30)))
         {
             (_, built) = GenerateAndBuild(TimeSpan.FromSeconds(1));
         }
 
         Assert.False(built.IsBuildSuccess);
-        Assert.Contains("Another benchmark build held", built.ErrorMessage, StringComparison.Ordinal);
+        Assert.Contains("another build held", built.ErrorMessage, StringComparison.Ordinal);
+        Assert.Contains("a test holding the lock", built.ErrorMessage, StringComparison.Ordinal);
     }
 
     public void Dispose()
