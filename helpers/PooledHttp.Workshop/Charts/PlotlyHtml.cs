@@ -16,7 +16,7 @@ namespace PooledHttp.Workshop.Charts;
 /// HTML with no reference of its own; a saved page carries the bundle in its head.</para>
 /// <para>In a notebook: display <see cref="Script"/> once (the setup cell does), and register <see cref="Of"/>
 /// as the kernel's HTML formatter for <see cref="GenericChart"/>, as Plotly.NET.Interactive would (it is not
-/// served here). When the headless runner sets <see cref="WorkshopPaths.OutputVariable"/>, <see cref="Of"/>
+/// served here). Under the headless runner (<see cref="WorkshopPaths.UnderRunner"/>), <see cref="Of"/>
 /// also saves each chart as a standalone page under <c>charts/</c> there.</para>
 /// </remarks>
 public static partial class PlotlyHtml
@@ -49,7 +49,7 @@ public static partial class PlotlyHtml
     public static string Of(GenericChart chart)
     {
         ArgumentNullException.ThrowIfNull(chart);
-        if (Environment.GetEnvironmentVariable(WorkshopPaths.OutputVariable) is { Length: > 0 })
+        if (WorkshopPaths.UnderRunner)
         {
             Save(chart, Path.Combine(WorkshopPaths.Output, "charts", FileName(Title(chart))));
         }

@@ -11,7 +11,7 @@ namespace PooledHttp.Workshop.Notebooks;
 /// output folder, holding the rows it measured and its exercises' verdicts, by name. The runner adds how the
 /// notebook ended and prints and sums up these files; it reads nothing else of the kit's.
 /// </summary>
-/// <remarks>Written only under the runner (<see cref="WorkshopPaths.OutputVariable"/> set); an editor has nobody to tell.</remarks>
+/// <remarks>Written only under the runner (<see cref="WorkshopPaths.UnderRunner"/>); an editor has nobody to tell.</remarks>
 public static class RunSummary
 {
     /// <summary>The folder of the summaries under the run's output folder.</summary>
@@ -44,7 +44,7 @@ public static class RunSummary
 
     private static void Update(string notebook, string list, IEnumerable<JsonNode> items)
     {
-        if (Environment.GetEnvironmentVariable(WorkshopPaths.OutputVariable) is not { Length: > 0 })
+        if (!WorkshopPaths.UnderRunner)
         {
             return;
         }

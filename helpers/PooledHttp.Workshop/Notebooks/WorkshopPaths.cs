@@ -15,16 +15,22 @@ public static class WorkshopPaths
     /// <summary>The percentages the sources published instead of figures (S3, S4).</summary>
     public static string PublishedClaimsCsv => Path.Combine(Root, "data", "published", "claims.csv");
 
+    /// <summary>
+    /// Whether the headless runner runs this notebook (it sets <see cref="OutputVariable"/>; an editor never does):
+    /// the one place the kit asks.
+    /// </summary>
+    public static bool UnderRunner => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 };
+
     /// <summary>The run's output folder: the runner's <c>--out</c>, or <c>data/results</c> in an editor.</summary>
-    public static string Output => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 } dir
-        ? Path.GetFullPath(dir)
+    public static string Output => UnderRunner
+        ? Path.GetFullPath(Environment.GetEnvironmentVariable(OutputVariable)!)
         : Path.Combine(Root, "data", "results");
 
     /// <summary>
     /// Where <c>Measure</c> appends a notebook's rows: <c>results/</c> under the runner's <c>--out</c>, or
     /// <c>data/results</c> itself in an editor (git-ignored; the README names <c>data/results/NN-name.csv</c>).
     /// </summary>
-    public static string ResultsFolder => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 }
+    public static string ResultsFolder => UnderRunner
         ? Path.Combine(Output, "results")
         : Output;
 }
