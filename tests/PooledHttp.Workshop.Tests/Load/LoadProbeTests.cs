@@ -4,7 +4,7 @@ using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Load;
 
-[Collection(SerialTests.Name)]
+[Collection(LoadProbeRuns.Name)]
 public class LoadProbeTests(ServerFixture fixture) : IClassFixture<ServerFixture>
 {
     [Fact]

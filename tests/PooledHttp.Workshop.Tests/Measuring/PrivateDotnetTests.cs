@@ -1,5 +1,4 @@
 using PooledHttp.Workshop.Measuring;
-using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Measuring;
 
@@ -8,7 +7,10 @@ namespace PooledHttp.Tests.Measuring;
 /// dotnet host lists and runs, the second build fetches nothing, and a runtime that cannot be had is
 /// reported, not thrown.
 /// </summary>
-[Collection(SerialTests.Name)]
+/// <remarks>
+/// Runs beside the other tests: it builds nothing of the repository, its root and restore folder are its own, and
+/// NuGet's package folder takes concurrent restores. Fetching is mostly waiting for the network.
+/// </remarks>
 public sealed class PrivateDotnetTests : IDisposable
 {
     private readonly string _root = Path.Combine(Path.GetTempPath(), "pooledhttp-dotnet-" + Guid.NewGuid().ToString("N"));

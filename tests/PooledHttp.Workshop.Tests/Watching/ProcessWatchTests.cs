@@ -9,7 +9,7 @@ namespace PooledHttp.Tests.Watching;
 /// Chapter 09's live view: a diagnostics client attached to the load probe's process reads the runtime's
 /// counters and the ArrayPool events while it runs, and what it reads agrees with what the process says of itself.
 /// </summary>
-[Collection(SerialTests.Name)]
+[Collection(LoadProbeRuns.Name)]
 public class ProcessWatchTests(ServerFixture fixture) : IClassFixture<ServerFixture>
 {
     [Fact]
