@@ -16,7 +16,7 @@ internal static class NotebookExecution
         catch (InvalidDataException e)
         {
             Console.Error.WriteLine(e.Message);
-            NotebookSummary.Finish(output, Path.GetFileNameWithoutExtension(path), e.Message, TimeSpan.Zero);
+            NotebookSummary.Finish(output, Path.GetFileNameWithoutExtension(path), e.Message);
             return 1;
         }
 
@@ -45,7 +45,7 @@ internal static class NotebookExecution
                 failure = $"cell {cell.Number}: still running after {cellTimeout.TotalMinutes} minutes";
                 Console.Error.WriteLine($"{notebook.Name}, {failure}");
                 notebook.Save(executedPath);
-                NotebookSummary.Finish(output, notebook.Name, failure, clock.Elapsed);
+                NotebookSummary.Finish(output, notebook.Name, failure);
                 Console.Error.Flush();
                 return 3; // a hung cell cannot be cancelled; this process ends and the next notebook gets a fresh one
             }
@@ -61,7 +61,7 @@ internal static class NotebookExecution
         }
 
         notebook.Save(executedPath);
-        NotebookSummary.Finish(output, notebook.Name, failure, clock.Elapsed);
+        NotebookSummary.Finish(output, notebook.Name, failure);
         Console.WriteLine($"== {notebook.Name}: {(failure is null ? "ok" : "FAILED")} in {clock.Elapsed.TotalSeconds:0.0} s, written to {executedPath}");
         if (failure is not null)
         {

@@ -45,11 +45,10 @@ internal sealed class NotebookSummary
     }
 
     /// <summary>In the notebook's process: records how the notebook ended beside what the kit wrote.</summary>
-    public static void Finish(string output, string notebook, string? failure, TimeSpan time)
+    public static void Finish(string output, string notebook, string? failure)
     {
         NotebookSummary summary = Read(output, notebook);
         summary._json["failure"] = failure;
-        summary._json["seconds"] = Math.Round(time.TotalSeconds, 1);
         Directory.CreateDirectory(Path.GetDirectoryName(PathOf(output, notebook))!);
         File.WriteAllText(PathOf(output, notebook), summary._json.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
     }

@@ -11,16 +11,14 @@ public sealed class Exercise07() : Exercise(new Exercise07Check(), "07-under-loa
     "size a pool for 64 overlapping downloads of 8 MiB")
 {
     /// <summary>
-    /// The most a download may allocate at steady state to meet the goal: the runtime's own few KiB per paced
-    /// download (3.6 to 5.7 KiB measured on the 2-core machine, docs/measurements.md) with room to spare; one
-    /// 8 MiB array missed in a batch of 64 is 128 KiB per download.
+    /// The most a download may allocate at steady state: above the runtime's own few KiB per paced download, far
+    /// below the 128 KiB per download that one 8 MiB array missed in a batch of 64 costs (docs/measurements.md).
     /// </summary>
     private const long TargetPerDownload = 16 * 1024;
 
     /// <inheritdoc />
     /// <remarks>Bytes alone: the Gen2 column is a sample of one iteration that holds a batch or two
-    /// (<see cref="MeasuredRow.Gen2"/>), and the naive read's batches showed none in the reference run while
-    /// allocating a gigabyte each, so "no Gen2 collection" would be a goal the naive read meets too.</remarks>
+    /// (<see cref="MeasuredRow.Gen2"/>), which can show none even for the naive read.</remarks>
     public override string? Goal => $"at most {ByteUnits.Format(TargetPerDownload)} allocated per download";
 
     /// <inheritdoc />

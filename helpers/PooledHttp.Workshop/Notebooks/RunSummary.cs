@@ -30,7 +30,6 @@ public static class RunSummary
             ["payload"] = row.PayloadBytes is { } size ? ByteUnits.Format(size) : "-",
             ["runtime"] = row.Runtime,
             ["allocated"] = ByteUnits.Format(row.AllocatedBytes),
-            ["allocatedBytes"] = row.AllocatedBytes,
             ["gen0"] = PerThousand(row.Gen0),
             ["gen2"] = PerThousand(row.Gen2),
             ["mean"] = TimeUnits.Format(row.MeanNs),
