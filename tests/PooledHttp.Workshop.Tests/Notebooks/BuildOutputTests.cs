@@ -50,18 +50,45 @@ public sealed class BuildOutputTests : IDisposable
         // function over this repository and compare: a copy that drifted would rebuild the kit for nothing, or
         // (worse) miss an edit and load a stale kit.
         string root = RepositoryRoot.Find();
-        string script = string.Join('\n', File.ReadAllLines(Path.Combine(root, "notebooks", "workshop.csx"))
-            .Where(line => !line.StartsWith("#load", StringComparison.Ordinal)
-                && !line.StartsWith("BuildWorkshopHelpers();", StringComparison.Ordinal)
-                && !line.StartsWith("LoadChartLibrariesTogether(", StringComparison.Ordinal)));
-        ScriptOptions options = ScriptOptions.Default.WithReferences(typeof(Enumerable).Assembly, typeof(FileInfo).Assembly, typeof(Console).Assembly, typeof(System.Diagnostics.Process).Assembly).WithImports("System", "System.Linq", "System.Collections.Generic", "System.Threading.Tasks");
+        (string script, ScriptOptions options) = WorkshopScript(root);
         string fromScript = await CSharpScript.EvaluateAsync<string>($"{script}\nWorkshopBuildInputs(@\"{root}\")", options);
 
         Assert.Equal(BuildOutput.Inputs(root, ["helpers"]), fromScript);
         Assert.Contains("helpers/PooledHttp/PooledHttp.csproj|", fromScript, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Workshop_csx_takes_the_same_lock_as_the_kit_builds()
+    {
+        // notebooks/workshop.csx carries a copy of BuildLock too. Take the lock with the script's function and the
+        // kit's must wait for it, naming the script's build. A copy that named another
+        // file, or did not hold it exclusively, would let the notebook's build and a test's build share obj folders.
+        string root = RepositoryRoot.Find();
+        (string script, ScriptOptions options) = WorkshopScript(root);
+
+        (string path, double minutes) = await CSharpScript.EvaluateAsync<(string, double)>($"{script}\n(WorkshopBuildLockPath, WorkshopBuildTimeout.TotalMinutes)", options);
+        Assert.Equal(BuildLock.LockPath, path);
+        Assert.Equal(BuildLock.Timeout.TotalMinutes, minutes);
+
+        using (FileStream _ = await CSharpScript.EvaluateAsync<FileStream>($"{script}\nTakeWorkshopBuildLock(\"the notebook's kit (test)\")", options))
+        {
+            TimeoutException waited = Assert.Throws<TimeoutException>(() => BuildLock.Take("a kit build (test)", TimeSpan.FromMilliseconds(300)));
+            Assert.Contains("the notebook's kit (test)", waited.Message, StringComparison.Ordinal);
+        }
+    }
+
     public void Dispose() => Directory.Delete(_root, recursive: true);
+
+    /// <summary>workshop.csx's functions without the lines that build and load: what the tests call.</summary>
+    private static (string Script, ScriptOptions Options) WorkshopScript(string root)
+    {
+        string script = string.Join('\n', File.ReadAllLines(Path.Combine(root, "notebooks", "workshop.csx"))
+            .Where(line => !line.StartsWith("#load", StringComparison.Ordinal)
+                && !line.StartsWith("BuildWorkshopHelpers();", StringComparison.Ordinal)
+                && !line.StartsWith("LoadChartLibrariesTogether(", StringComparison.Ordinal)));
+        ScriptOptions options = ScriptOptions.Default.WithReferences(typeof(Enumerable).Assembly, typeof(FileInfo).Assembly, typeof(Console).Assembly, typeof(System.Diagnostics.Process).Assembly).WithImports("System", "System.Linq", "System.Collections.Generic", "System.Threading.Tasks");
+        return (script, options);
+    }
 
     private string Write(string relative, string text)
     {
