@@ -3,6 +3,7 @@
 // data/results/reference/notebooks/, writes its page to docs/chapters/NAME.md and renders each chart on it to
 // docs/chapters/img/ at the chart's own size, without plotly's toolbar (ChartPicture: headless Chromium, Chrome or
 // Edge, networking off). Exit 1 when no browser is found, a chapter is missing from the run or a picture could not be rendered.
+using PooledHttp.Publishing;
 using System.CommandLine;
 using System.Text.Json;
 using System.Text.Json.Nodes;

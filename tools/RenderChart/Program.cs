@@ -3,6 +3,7 @@
 // Draws the chart at its own size (its layout's width and height), without plotly's toolbar, networking off; the
 // browser is the one PooledHttp.Workshop.Charts.ChromiumLocator finds (CHROME_PATH overrides). which-browser prints
 // that browser, or says what to install and exits 1.
+using PooledHttp.Publishing;
 using System.CommandLine;
 using PooledHttp.Tools;
 using PooledHttp.Workshop.Charts;

@@ -1,3 +1,4 @@
+using PooledHttp.Publishing;
 using System.CommandLine;
 using PooledHttp.Tools;
 using PooledHttp.Workshop.Notebooks;

@@ -41,9 +41,15 @@ internal static class BuildOutput
             .Select(input => $"{input.Relative}|{input.File.Length}|{input.File.LastWriteTimeUtc.Ticks}"));
     }
 
-    /// <summary>The folders a build of <paramref name="projectFolder"/> reads: the project's own, and the workshop's assemblies with the library (all of <c>helpers/</c>).</summary>
+    /// <summary>
+    /// The folders a build of <paramref name="projectFolder"/> reads: the project's own, the workshop's assemblies with
+    /// the library (all of <c>helpers/</c>), and for a tool the source every tool links (<c>tools/Common</c>).
+    /// </summary>
     public static string[] FoldersFor(string projectFolder)
-        => [Path.GetRelativePath(WorkshopPaths.Root, projectFolder), "helpers"];
+    {
+        string relative = Path.GetRelativePath(WorkshopPaths.Root, projectFolder);
+        return relative.StartsWith("tools", StringComparison.Ordinal) ? [relative, "helpers", Path.Combine("tools", "Common")] : [relative, "helpers"];
+    }
 
     /// <summary>Whether <paramref name="assembly"/> exists and was built from exactly <paramref name="inputs"/>.</summary>
     public static bool IsCurrent(string assembly, string inputs)

@@ -57,6 +57,24 @@ public sealed class BuildOutputTests : IDisposable
         Assert.Contains("helpers/PooledHttp/PooledHttp.csproj|", fromScript, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("tools/LoadProbe/LoadProbe.csproj")]
+    [InlineData("exercises/PooledHttp.Exercises.csproj")]
+    public void The_record_of_a_build_the_kit_starts_covers_every_source_its_project_links(string project)
+    {
+        // A source linked from outside the record's folders could change without a rebuild: the notebook would
+        // then run a stale probe or exercise build.
+        string root = RepositoryRoot.Find();
+        string projectPath = Path.Combine(root, project);
+        string folder = Path.GetDirectoryName(projectPath)!;
+        string[] recorded = [.. BuildOutput.FoldersFor(folder).Select(f => Path.GetFullPath(Path.Combine(root, f)) + Path.DirectorySeparatorChar)];
+        var linked = System.Xml.Linq.XDocument.Load(projectPath).Descendants("Compile")
+            .Select(c => (string?)c.Attribute("Include")).OfType<string>()
+            .Select(include => Path.GetFullPath(Path.Combine(folder, Path.GetDirectoryName(include.Replace('\\', '/'))!)) + Path.DirectorySeparatorChar)
+            .ToList();
+        Assert.All(linked, path => Assert.True(recorded.Any(r => path.StartsWith(r, StringComparison.Ordinal)), $"{project} links sources from {path}, which its build record does not cover"));
+    }
+
     [Fact]
     public async Task Workshop_csx_takes_the_same_lock_as_the_kit_builds()
     {

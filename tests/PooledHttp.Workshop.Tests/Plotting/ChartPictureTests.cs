@@ -1,3 +1,4 @@
+using PooledHttp.Publishing;
 using Plotly.NET;
 using PooledHttp.Tests.Support;
 using PooledHttp.Workshop.Charts;

@@ -1,3 +1,4 @@
+using PooledHttp.Publishing;
 using System.Text.Json.Nodes;
 using PooledHttp.Tests.Support;
 using PooledHttp.Workshop.Charts;

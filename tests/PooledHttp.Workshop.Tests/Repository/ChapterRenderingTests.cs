@@ -1,3 +1,4 @@
+using PooledHttp.Publishing;
 using System.Net;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;

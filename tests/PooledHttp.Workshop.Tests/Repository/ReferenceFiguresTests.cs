@@ -1,3 +1,4 @@
+using PooledHttp.Publishing;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;

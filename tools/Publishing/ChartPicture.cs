@@ -1,8 +1,9 @@
 using System.Globalization;
+using PooledHttp.Workshop.Charts;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 
-namespace PooledHttp.Workshop.Charts;
+namespace PooledHttp.Publishing;
 
 /// <summary>
 /// A chart as a picture: headless Chromium, networking off, draws the chart at its own size (its layout's width and

@@ -1,9 +1,10 @@
 using System.Globalization;
+using PooledHttp.Workshop.Charts;
 using System.Text;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 
-namespace PooledHttp.Workshop.Notebooks;
+namespace PooledHttp.Publishing;
 
 /// <summary>
 /// An executed chapter as a Markdown page GitHub displays as it is: the prose, the code, the printed outputs

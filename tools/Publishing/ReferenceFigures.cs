@@ -2,9 +2,10 @@ using System.Globalization;
 using System.Text;
 using PooledHttp.Workshop.Charts;
 using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Workshop.Notebooks;
+namespace PooledHttp.Publishing;
 
 /// <summary>
 /// The headline figures of the results page (<c>docs/results.md</c>, read after the chapters), computed from the
