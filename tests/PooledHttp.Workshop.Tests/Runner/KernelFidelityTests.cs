@@ -221,6 +221,23 @@ public class KernelFidelityTests
     }
 
     [Fact]
+    public async Task A_chart_library_the_host_loaded_first_stops_the_setup_with_a_sentence_that_says_what_to_do()
+    {
+        // A Giraffe.ViewEngine loaded by the host before chart-libraries.csx runs would bind to the host's FSharp.Core
+        // and break the first chart; the script refuses at setup, naming it, instead of failing at the chart.
+        var scratch = new ScratchNotebooks();
+        string bin = AppContext.BaseDirectory;
+        string script = Path.Combine(PooledHttp.Tests.Repository.RepositoryTests.FindRoot(), "notebooks", "chart-libraries.csx");
+        string nb = scratch.Write("early",
+            $"System.Reflection.Assembly.LoadFrom(@\"{Path.Combine(bin, "Giraffe.ViewEngine.dll")}\");",
+            $"#load \"{script}\"\nLoadChartLibrariesTogether(@\"{bin}\");");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.NotEqual(0, exit);
+        Assert.Contains("Giraffe.ViewEngine was loaded before the chart libraries", stderr + stdout, StringComparison.Ordinal);
+        Assert.Contains("Restart the kernel", stderr + stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_runner_and_the_kit_agree_on_where_a_notebook_summary_goes()
     {
         // The only thing the runner reads of the kit's is this file, by field name: the same folder on both sides.
