@@ -1,20 +1,15 @@
 using System.Reflection;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// Finds the learner's methods in a build of the exercises project, by name: the check process looks
 /// in its own assembly, a benchmark process loads the build the notebook made (its path and module id
-/// arrive in environment variables, so a stale build is refused, never measured).
+/// arrive in the run context, so a stale build is refused, never measured).
 /// </summary>
 public static class LearnerCode
 {
-    /// <summary>The variable that names the exercises build a benchmark process loads.</summary>
-    public const string AssemblyVariable = "POOLEDHTTP_EXERCISES_ASSEMBLY";
-
-    /// <summary>The variable that holds that build's module version id.</summary>
-    public const string AssemblyIdVariable = "POOLEDHTTP_EXERCISES_MVID";
-
     /// <summary>The namespace every exercise class lives in, in the exercises project and in the solutions.</summary>
     public const string Namespace = "PooledHttp.Exercises";
 
@@ -37,14 +32,14 @@ public static class LearnerCode
         => Bind<Func<T>>(assembly, type, "get_" + property)();
 
     /// <summary>In a benchmark process: the exercises build the notebook checked, loaded from the path it names.</summary>
-    /// <exception cref="InvalidOperationException">The variables are missing, or the file is another build than the one checked.</exception>
+    /// <exception cref="InvalidOperationException">The context names no build, or the file is another build than the one checked.</exception>
     public static Assembly LoadChecked()
     {
-        string path = Environment.GetEnvironmentVariable(AssemblyVariable)
-            ?? throw new InvalidOperationException($"{AssemblyVariable} is not set: measure an exercise through its ExerciseNN.Run call.");
+        RunContext context = RunContext.Current;
+        string path = RunContext.Require(context.ExercisesAssembly, "The exercises build to measure", "the exercise's ExerciseNN.Run call");
         Assembly assembly = Assembly.LoadFrom(path);
-        string? expected = Environment.GetEnvironmentVariable(AssemblyIdVariable);
-        if (expected is null || assembly.ManifestModule.ModuleVersionId != Guid.Parse(expected))
+        Guid? expected = context.ExercisesBuild;
+        if (expected is null || assembly.ManifestModule.ModuleVersionId != expected)
         {
             throw new InvalidOperationException($"{path} is not the build that was checked (module id {assembly.ManifestModule.ModuleVersionId}, expected {expected}): refusing to measure a stale build.");
         }

@@ -10,8 +10,8 @@ async Task<int> RunAsync(RunnerOptions options)
 {
     string output = Path.GetFullPath(options.Output ?? Path.Combine(root, "artifacts"));
     Directory.CreateDirectory(output);
-    Environment.SetEnvironmentVariable("POOLEDHTTP_OUTPUT", output);
-    Environment.SetEnvironmentVariable("POOLEDHTTP_PROFILE", options.Quick ? "quick" : "default");
+    // What every notebook process and its children read: where results go (and so, that the runner runs them) and the profile.
+    new PooledHttp.Workshop.Server.RunContext { Output = output, Profile = options.Quick ? "quick" : "default" }.SetForThisProcess();
     if (options.Child)
     {
         return options.Notebooks.Count == 1

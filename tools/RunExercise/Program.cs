@@ -10,6 +10,7 @@ using PooledHttp.Workshop.Exercising;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Checks;
+using PooledHttp.Workshop.Server;
 
 const string Usage = "usage: dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]";
 string listed = string.Join(", ", Exercise.All.Select(e => $"{e.Id} ({e.File})"));
@@ -55,7 +56,7 @@ async Task<int> RunAsync(Exercise[] chosen, bool quickProfile)
 {
     if (quickProfile)
     {
-        Environment.SetEnvironmentVariable(MeasurementProfile.Variable, "quick");
+        RunContext.Current.With(new RunContext { Profile = "quick" }).SetForThisProcess();
     }
 
     var outcomes = new List<(Exercise Exercise, ExerciseResult Result)>();

@@ -27,9 +27,8 @@ public class Http2Post : IDisposable
     [GlobalSetup]
     public void Setup()
     {
-        string variable = Protocol == HttpProtocol.Http2 ? Server.ServerVariables.Http2Address : Server.ServerVariables.Http11Address;
-        Uri address = new(Environment.GetEnvironmentVariable(variable)
-            ?? throw new InvalidOperationException($"{variable} is not set. Run it through Measure.Run with the chapter's Http2Server.EnvironmentVariables."));
+        Server.RunContext context = Server.RunContext.Current;
+        Uri address = Server.RunContext.Require(Protocol == HttpProtocol.Http2 ? context.Http2 : context.Http11, $"Chapter 06's {Protocol} address", "Measure.Run with the chapter's Http2Server.Context");
         _sink = new Uri(address, "/sink");
         _version = Protocol == HttpProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
         _invoker = new HttpMessageInvoker(new SocketsHttpHandler { UseCookies = false, AllowAutoRedirect = false });

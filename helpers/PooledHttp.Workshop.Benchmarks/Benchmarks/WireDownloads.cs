@@ -44,13 +44,13 @@ public class WireDownloads : IDisposable
             AppContext.SetSwitch(FixedWindowSwitch, true);
         }
 
-        byte[] certificate = Wire == Wire.Https ? Convert.FromBase64String(BenchmarkServer.Variable(ServerVariables.HttpsCertificate)) : [];
+        byte[] certificate = Wire == Wire.Https ? Convert.FromBase64String(RunContext.Require(RunContext.Current.HttpsCertificate, "Chapter 09's certificate", "Measure.Run with the WireServer's Context")) : [];
         _client = WireClients.CreateClient(Wire, certificate);
         _url = Wire switch
         {
             Wire.Gzip => new Uri(BenchmarkServer.Address, ServerPaths.Gzip(Size)),
-            Wire.Https => new Uri(new Uri(BenchmarkServer.Variable(ServerVariables.HttpsAddress)), ServerPaths.Bytes(Size, contentLength: true)),
-            _ => new Uri(new Uri(BenchmarkServer.Variable(ServerVariables.WireHttp2Address)), ServerPaths.Bytes(Size, contentLength: true)),
+            Wire.Https => new Uri(RunContext.Require(RunContext.Current.Https, "Chapter 09's HTTPS address", "Measure.Run with the WireServer's Context"), ServerPaths.Bytes(Size, contentLength: true)),
+            _ => new Uri(RunContext.Require(RunContext.Current.WireHttp2, "Chapter 09's HTTP/2 address", "Measure.Run with the WireServer's Context"), ServerPaths.Bytes(Size, contentLength: true)),
         };
     }
 

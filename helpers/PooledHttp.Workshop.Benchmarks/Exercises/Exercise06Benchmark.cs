@@ -25,9 +25,8 @@ public class Exercise06Benchmark : ExerciseBenchmark
     {
         _create = LearnerCode.Bind<RequestExercise>(Learner, "E06_Http2Request", "Create");
         _invoker = new HttpMessageInvoker(new SocketsHttpHandler { UseCookies = false, AllowAutoRedirect = false });
-        string address = Environment.GetEnvironmentVariable(ServerVariables.Http2Address)
-            ?? throw new InvalidOperationException($"{ServerVariables.Http2Address} is not set: run it through Exercise06.Run with the chapter's Http2Server.");
-        _sink = new Uri(new Uri(address), "/sink");
+        Uri address = RunContext.Require(RunContext.Current.Http2, "Chapter 06's HTTP/2 address", "Exercise06.Run with the chapter's Http2Server");
+        _sink = new Uri(address, "/sink");
     }
 
     /// <inheritdoc />

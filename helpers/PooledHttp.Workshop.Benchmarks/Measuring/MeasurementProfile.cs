@@ -5,7 +5,8 @@ namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// How hard to measure. The default is what a learner sees; the quick profile is for CI and
-/// instructors' dry runs, picked with <c>POOLEDHTTP_PROFILE=quick</c> (the runner's <c>--quick</c>).
+/// instructors' dry runs, picked by the runner's <c>--quick</c> (the run context's profile) or, in an editor, with
+/// <c>POOLEDHTTP_PROFILE=quick</c>.
 /// </summary>
 /// <remarks>
 /// Both profiles count allocations the same way: BenchmarkDotNet's memory diagnoser runs one more
@@ -17,7 +18,7 @@ namespace PooledHttp.Workshop.Measuring;
 /// </remarks>
 public static class MeasurementProfile
 {
-    /// <summary>The variable that picks the profile.</summary>
+    /// <summary>The variable a learner sets to pick the profile in an editor; the run context's profile, when set, wins.</summary>
     public const string Variable = "POOLEDHTTP_PROFILE";
 
     /// <summary>
@@ -31,8 +32,8 @@ public static class MeasurementProfile
     /// <summary>The quick profile's iteration length: long enough for a few 64 MiB downloads.</summary>
     public static readonly TimeInterval QuickIterationTime = TimeInterval.FromMilliseconds(100);
 
-    /// <summary>"quick" when the variable says so, otherwise "default".</summary>
-    public static string Current => string.Equals(Environment.GetEnvironmentVariable(Variable), "quick", StringComparison.OrdinalIgnoreCase) ? "quick" : "default";
+    /// <summary>"quick" when the run context or, without one, the variable says so, otherwise "default".</summary>
+    public static string Current => string.Equals(Server.RunContext.Current.Profile ?? Environment.GetEnvironmentVariable(Variable), "quick", StringComparison.OrdinalIgnoreCase) ? "quick" : "default";
 
     /// <summary>The job for the current profile.</summary>
     public static Job CurrentJob => Current == "quick" ? Quick : Default;

@@ -53,12 +53,8 @@ public sealed class Http2Server : IAsyncDisposable
         return new Http2Server(app, new Uri($"http://127.0.0.1:{http2!.IPEndPoint!.Port}/"), new Uri($"http://127.0.0.1:{http11!.IPEndPoint!.Port}/"));
     }
 
-    /// <summary>The environment variables that hand both addresses to a benchmark process.</summary>
-    public IReadOnlyDictionary<string, string> EnvironmentVariables => new Dictionary<string, string>
-    {
-        [ServerVariables.Http2Address] = Http2Address.ToString(),
-        [ServerVariables.Http11Address] = Http11Address.ToString(),
-    };
+    /// <summary>What hands both addresses to a benchmark process, in a <see cref="RunContext"/>.</summary>
+    public RunContext Context => new() { Http2 = Http2Address, Http11 = Http11Address };
 
     /// <summary>Stops the server and frees both ports.</summary>
     public async ValueTask DisposeAsync()

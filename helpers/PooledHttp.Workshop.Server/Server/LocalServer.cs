@@ -60,11 +60,8 @@ public sealed class LocalServer : IAsyncDisposable
     /// <summary>The server's address, ending in a slash: <c>http://127.0.0.1:PORT/</c>.</summary>
     public Uri BaseAddress { get; }
 
-    /// <summary>The variables that point a benchmark process at this server (<see cref="ServerVariables"/>).</summary>
-    public IReadOnlyDictionary<string, string> EnvironmentVariables => new Dictionary<string, string>
-    {
-        [ServerVariables.Address] = BaseAddress.ToString(),
-    };
+    /// <summary>What points a benchmark process at this server: its address, in a <see cref="RunContext"/>.</summary>
+    public RunContext Context => new() { Server = BaseAddress };
 
     /// <summary>The <c>/bytes</c> bodies being written now, and the most at once: whether downloads really overlapped.</summary>
     public TransferGauge BodiesInFlight { get; } = new();

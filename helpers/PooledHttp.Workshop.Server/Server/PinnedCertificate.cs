@@ -2,7 +2,7 @@ namespace PooledHttp.Workshop.Server;
 
 /// <summary>
 /// Trust for one client only: the handler a benchmark's client uses for chapter 09's HTTPS server, whose
-/// self-made certificate arrives in <see cref="ServerVariables.HttpsCertificate"/>. No certificate store,
+/// self-made certificate arrives in <see cref="RunContext.HttpsCertificate"/>. No certificate store,
 /// no machine-wide trust; every other client still refuses that certificate.
 /// </summary>
 public static class PinnedCertificate

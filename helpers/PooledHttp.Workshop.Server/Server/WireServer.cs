@@ -17,7 +17,7 @@ namespace PooledHttp.Workshop.Server;
 /// (<see cref="LoopbackCertificate.Create"/>).
 /// </summary>
 /// <remarks>It runs in the notebook's process; the measured client runs in BenchmarkDotNet's and trusts the
-/// certificate it finds in <see cref="ServerVariables.HttpsCertificate"/>, and nothing else does.</remarks>
+/// certificate it finds in <see cref="RunContext.HttpsCertificate"/>, and nothing else does.</remarks>
 public sealed class WireServer : IAsyncDisposable
 {
     /// <summary>The largest body served: chapter 09 measures 1 MiB and 16 MiB.</summary>
@@ -76,13 +76,8 @@ public sealed class WireServer : IAsyncDisposable
     /// <summary>The address of a body of <paramref name="size"/> bytes on the HTTPS port.</summary>
     public Uri HttpsUrl(int size) => new(HttpsAddress, ServerPaths.Bytes(size, contentLength: true));
 
-    /// <summary>The environment variables that hand both addresses, and the one certificate to trust, to a benchmark process.</summary>
-    public IReadOnlyDictionary<string, string> EnvironmentVariables => new Dictionary<string, string>
-    {
-        [ServerVariables.WireHttp2Address] = Http2Address.ToString(),
-        [ServerVariables.HttpsAddress] = HttpsAddress.ToString(),
-        [ServerVariables.HttpsCertificate] = Convert.ToBase64String(_certificate),
-    };
+    /// <summary>What hands both addresses, and the one certificate to trust, to a benchmark process, in a <see cref="RunContext"/>.</summary>
+    public RunContext Context => new() { WireHttp2 = Http2Address, Https = HttpsAddress, HttpsCertificate = Convert.ToBase64String(_certificate) };
 
     /// <summary>Stops the server and frees both ports.</summary>
     public async ValueTask DisposeAsync()

@@ -1,3 +1,4 @@
+using PooledHttp.Workshop.Server;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Measuring;
@@ -21,7 +22,7 @@ public sealed class Exercise01() : Exercise(new Exercise01Check(), "01-why-alloc
     private int? _answer;
 
     /// <summary>Checks the learner's <c>E01_LargeObjectThreshold.SmallestGen2Array</c>, then measures allocating it and an array one byte shorter.</summary>
-    public static ExerciseResult Run() => ExerciseRunner.Run(new Exercise01(), new Dictionary<string, string>(), typeof(Exercise01Benchmark), new Dictionary<string, object[]>());
+    public static ExerciseResult Run() => ExerciseRunner.Run(new Exercise01(), new RunContext(), typeof(Exercise01Benchmark), new Dictionary<string, object[]>());
 
     /// <inheritdoc />
     public override Task<ExerciseResult> RunAloneAsync() => Task.FromResult(Run());

@@ -19,7 +19,7 @@ public sealed class Exercise02() : Exercise(new Exercise02Check(), "02-the-5mb-d
     public static ExerciseResult Run(LocalServer server, int size = 1024 * 1024)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise02(), server.EnvironmentVariables, typeof(Exercise02Benchmark), new Dictionary<string, object[]>
+        return ExerciseRunner.Run(new Exercise02(), server.Context, typeof(Exercise02Benchmark), new Dictionary<string, object[]>
         {
             [nameof(Exercise02Benchmark.Size)] = [size],
             [nameof(Exercise02Benchmark.Framing)] = [Framing.ContentLength],

@@ -16,7 +16,7 @@ public sealed class Exercise03() : Exercise(new Exercise03Check(), "03-httpcompl
     public static ExerciseResult Run(LocalServer server, int books = 250)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise03(), server.EnvironmentVariables, typeof(Exercise03Benchmark), new Dictionary<string, object[]> { [nameof(Exercise03Benchmark.Books)] = [books] });
+        return ExerciseRunner.Run(new Exercise03(), server.Context, typeof(Exercise03Benchmark), new Dictionary<string, object[]> { [nameof(Exercise03Benchmark.Books)] = [books] });
     }
 
     /// <inheritdoc />

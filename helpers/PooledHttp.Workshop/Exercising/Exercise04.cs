@@ -23,7 +23,7 @@ public sealed class Exercise04() : Exercise(new Exercise04Check(), "04-pooled-bu
     public static ExerciseResult Run(LocalServer server, int size = 16 * 1024 * 1024, Framing framing = Framing.Chunked)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise04(), server.EnvironmentVariables, typeof(Exercise04Benchmark), new Dictionary<string, object[]>
+        return ExerciseRunner.Run(new Exercise04(), server.Context, typeof(Exercise04Benchmark), new Dictionary<string, object[]>
         {
             [nameof(Exercise04Benchmark.Size)] = [size],
             [nameof(Exercise04Benchmark.Framing)] = [framing],

@@ -18,7 +18,7 @@ public sealed class Exercise05() : Exercise(new Exercise05Check(), "05-request-b
     public static ExerciseResult Run(LocalServer server, int jsonBytes = 2_000_000)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise05(), server.EnvironmentVariables, typeof(Exercise05Benchmark), new Dictionary<string, object[]> { [nameof(Exercise05Benchmark.Size)] = [jsonBytes] });
+        return ExerciseRunner.Run(new Exercise05(), server.Context, typeof(Exercise05Benchmark), new Dictionary<string, object[]> { [nameof(Exercise05Benchmark.Size)] = [jsonBytes] });
     }
 
     /// <inheritdoc />

@@ -14,7 +14,7 @@ public sealed class Exercise06() : Exercise(new Exercise06Check(), "06-http2",
     public static ExerciseResult Run(Http2Server server)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise06(), server.EnvironmentVariables, typeof(Exercise06Benchmark), new Dictionary<string, object[]>());
+        return ExerciseRunner.Run(new Exercise06(), server.Context, typeof(Exercise06Benchmark), new Dictionary<string, object[]>());
     }
 
     /// <inheritdoc />

@@ -33,7 +33,7 @@ public sealed class Exercise07() : Exercise(new Exercise07Check(), "07-under-loa
     public static ExerciseResult Run(LocalServer server)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise07(), server.EnvironmentVariables, typeof(Exercise07Benchmark), new Dictionary<string, object[]> { [nameof(Exercise07Benchmark.Size)] = [Exercise07Check.BodySize] });
+        return ExerciseRunner.Run(new Exercise07(), server.Context, typeof(Exercise07Benchmark), new Dictionary<string, object[]> { [nameof(Exercise07Benchmark.Size)] = [Exercise07Check.BodySize] });
     }
 
     /// <inheritdoc />

@@ -25,7 +25,7 @@ public sealed class Exercise09() : Exercise(new Exercise09Check(), "09-your-serv
     public static ExerciseResult Run(LocalServer server)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return ExerciseRunner.Run(new Exercise09(), server.EnvironmentVariables, typeof(Exercise09Benchmark), new Dictionary<string, object[]> { [nameof(Exercise09Benchmark.Books)] = [Exercise09Check.Books] });
+        return ExerciseRunner.Run(new Exercise09(), server.Context, typeof(Exercise09Benchmark), new Dictionary<string, object[]> { [nameof(Exercise09Benchmark.Books)] = [Exercise09Check.Books] });
     }
 
     /// <inheritdoc />

@@ -3,6 +3,7 @@ using System.Text.Json;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Checks;
+using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
@@ -18,16 +19,16 @@ namespace PooledHttp.Workshop.Exercising;
 /// </remarks>
 public static class ExerciseRunner
 {
-    /// <summary>The variable that points the calls at another project with the same classes: the tests point it at the solutions.</summary>
-    public const string ProjectVariable = "POOLEDHTTP_EXERCISES_PROJECT";
-
-    /// <summary>The project the calls build: <c>exercises/PooledHttp.Exercises.csproj</c> unless <see cref="ProjectVariable"/> names another.</summary>
-    public static string Project => Environment.GetEnvironmentVariable(ProjectVariable) is { Length: > 0 } other
+    /// <summary>
+    /// The project the calls build: <c>exercises/PooledHttp.Exercises.csproj</c> unless the run context names another
+    /// with the same classes (<see cref="RunContext.ExercisesProject"/>: the tests name the solutions).
+    /// </summary>
+    public static string Project => RunContext.Current.ExercisesProject is { Length: > 0 } other
         ? Path.GetFullPath(other)
         : Path.Combine(WorkshopPaths.Root, "exercises", "PooledHttp.Exercises.csproj");
 
     /// <summary>Builds, checks and, when the check passes, measures <paramref name="exercise"/>.</summary>
-    internal static ExerciseResult Run(Exercise exercise, IReadOnlyDictionary<string, string> environment, Type benchmark, IReadOnlyDictionary<string, object[]> parameters)
+    internal static ExerciseResult Run(Exercise exercise, RunContext servers, Type benchmark, IReadOnlyDictionary<string, object[]> parameters)
     {
         string project = Project;
         var clock = Stopwatch.StartNew();
@@ -54,12 +55,8 @@ public static class ExerciseRunner
         }
 
         IReadOnlyDictionary<string, object[]> measuredWith = exercise.ParametersFor(check, parameters);
-        var variables = new Dictionary<string, string>(environment)
-        {
-            [LearnerCode.AssemblyVariable] = assembly,
-            [LearnerCode.AssemblyIdVariable] = build.ToString(),
-        };
-        MeasurementResult measured = Measure.Run(exercise.Notebook, variables, benchmark, measuredWith);
+        RunContext context = servers.With(new RunContext { ExercisesAssembly = assembly, ExercisesBuild = build });
+        MeasurementResult measured = Measure.Run(exercise.Notebook, context, benchmark, measuredWith);
         return Finish(new ExerciseResult(exercise, check, measured, built, checkedAt - built, clock.Elapsed - checkedAt));
     }
 

@@ -47,26 +47,26 @@ public static class Measure
     public static MeasurementResult Run(string notebook, LocalServer server, IReadOnlyList<Job> jobs, params Type[] benchmarks)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return Run(notebook, server.EnvironmentVariables, jobs, benchmarks);
+        return Run(notebook, server.Context, jobs, benchmarks);
     }
 
     /// <summary>
-    /// As <see cref="Run(string, LocalServer, Type[])"/>, for benchmarks that find their server through
-    /// other variables (chapter 06's <c>Http2Server</c>, for example).
+    /// As <see cref="Run(string, LocalServer, Type[])"/>, against the servers <paramref name="context"/> names: another
+    /// server's (chapter 06's <c>h2.Context</c>) or several together (<c>server.Context.With(wire.Context)</c>).
     /// </summary>
-    public static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, params Type[] benchmarks)
-        => Run(notebook, environment, [MeasurementProfile.CurrentJob], benchmarks);
+    public static MeasurementResult Run(string notebook, RunContext context, params Type[] benchmarks)
+        => Run(notebook, context, [MeasurementProfile.CurrentJob], benchmarks);
 
     /// <summary>
-    /// As <see cref="Run(string, IReadOnlyDictionary{string, string}, Type[])"/>, for one benchmark class whose
+    /// As <see cref="Run(string, RunContext, Type[])"/>, for one benchmark class whose
     /// parameters are given here instead of by attributes: each combination of <paramref name="parameters"/>' values
     /// (property name to values) is one case. The exercises measure what the learner's call asked for this way.
     /// </summary>
-    public static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, Type benchmark, IReadOnlyDictionary<string, object[]> parameters)
+    public static MeasurementResult Run(string notebook, RunContext context, Type benchmark, IReadOnlyDictionary<string, object[]> parameters)
     {
         ArgumentNullException.ThrowIfNull(benchmark);
         ArgumentNullException.ThrowIfNull(parameters);
-        return Run(notebook, environment, [MeasurementProfile.CurrentJob], [benchmark], config => [Plan(benchmark, config, parameters)]);
+        return Run(notebook, context, [MeasurementProfile.CurrentJob], [benchmark], config => [Plan(benchmark, config, parameters)]);
     }
 
     /// <summary>
@@ -86,8 +86,8 @@ public static class Measure
         return new BenchmarkRunInfo(cases, benchmark, planned.Config);
     }
 
-    private static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, IReadOnlyList<Job> jobs, Type[] benchmarks)
-        => Run(notebook, environment, jobs, benchmarks, config => [.. benchmarks.Select(type => BenchmarkConverter.TypeToBenchmarks(type, config))]);
+    private static MeasurementResult Run(string notebook, RunContext context, IReadOnlyList<Job> jobs, Type[] benchmarks)
+        => Run(notebook, context, jobs, benchmarks, config => [.. benchmarks.Select(type => BenchmarkConverter.TypeToBenchmarks(type, config))]);
 
     /// <summary>Every combination of the values, one <see cref="ParameterInstances"/> each, in name order as BenchmarkDotNet lists attribute parameters.</summary>
     private static IEnumerable<ParameterInstances> Combinations(IReadOnlyDictionary<string, object[]> parameters)
@@ -107,10 +107,10 @@ public static class Measure
         return combinations.Select(items => new ParameterInstances(items));
     }
 
-    private static MeasurementResult Run(string notebook, IReadOnlyDictionary<string, string> environment, IReadOnlyList<Job> jobs, Type[] benchmarks, Func<IConfig, BenchmarkRunInfo[]> plan)
+    private static MeasurementResult Run(string notebook, RunContext context, IReadOnlyList<Job> jobs, Type[] benchmarks, Func<IConfig, BenchmarkRunInfo[]> plan)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(notebook);
-        ArgumentNullException.ThrowIfNull(environment);
+        ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(jobs);
         if (jobs.Count == 0)
         {
@@ -125,7 +125,7 @@ public static class Measure
         string profile = MeasurementProfile.Current;
         var progress = new ProgressLogger();
         IConfig config = ManualConfig.CreateEmpty()
-            .AddJob(jobs.Select(job => ForThisRun(job, environment)).ToArray())
+            .AddJob(jobs.Select(job => ForThisRun(job, context)).ToArray())
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddLogger(progress)
             .AddColumnProvider(DefaultColumnProviders.Instance)
@@ -157,12 +157,13 @@ public static class Measure
     }
 
     /// <summary>
-    /// <paramref name="job"/> with the server's address in its environment, built by
+    /// <paramref name="job"/> with the run context in its environment, built by
     /// <see cref="WorkshopToolchain"/> unless it names a toolchain of its own (an older runtime's).
     /// </summary>
-    private static Job ForThisRun(Job job, IReadOnlyDictionary<string, string> environment)
+    private static Job ForThisRun(Job job, RunContext context)
     {
-        Job withEnvironment = environment.Aggregate(job, (j, variable) => j.WithEnvironmentVariable(variable.Key, variable.Value));
+        // This process's own context travels on (the runner's profile, a test's project), with the servers' on top.
+        Job withEnvironment = job.WithEnvironmentVariable(RunContext.Variable, RunContext.Current.With(context).ToJson());
         return job.HasValue(InfrastructureMode.ToolchainCharacteristic) ? withEnvironment : withEnvironment.WithToolchain(WorkshopToolchain.ForThisRuntime);
     }
 

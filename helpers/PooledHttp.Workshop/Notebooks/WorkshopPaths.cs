@@ -1,11 +1,10 @@
+using PooledHttp.Workshop.Server;
+
 namespace PooledHttp.Workshop.Notebooks;
 
 /// <summary>Where the workshop's files are, from wherever a notebook or the runner happens to run.</summary>
 public static class WorkshopPaths
 {
-    /// <summary>Set by the headless runner: the folder that receives results and charts of this run.</summary>
-    public const string OutputVariable = "POOLEDHTTP_OUTPUT";
-
     /// <summary>The repository root (<see cref="RepositoryRoot"/> says how it is found).</summary>
     public static string Root { get; } = RepositoryRoot.Find();
 
@@ -16,14 +15,14 @@ public static class WorkshopPaths
     public static string PublishedClaimsCsv => Path.Combine(Root, "data", "published", "claims.csv");
 
     /// <summary>
-    /// Whether the headless runner runs this notebook (it sets <see cref="OutputVariable"/>; an editor never does):
-    /// the one place the kit asks.
+    /// Whether the headless runner runs this notebook (it sets the run context's output folder; an editor never
+    /// does): the one place the kit asks.
     /// </summary>
-    public static bool UnderRunner => Environment.GetEnvironmentVariable(OutputVariable) is { Length: > 0 };
+    public static bool UnderRunner => RunContext.Current.UnderRunner;
 
     /// <summary>The run's output folder: the runner's <c>--out</c>, or <c>data/results</c> in an editor.</summary>
     public static string Output => UnderRunner
-        ? Path.GetFullPath(Environment.GetEnvironmentVariable(OutputVariable)!)
+        ? Path.GetFullPath(RunContext.Current.Output!)
         : Path.Combine(Root, "data", "results");
 
     /// <summary>

@@ -20,7 +20,7 @@ public class RequestBodiesTests
     public async Task Every_post_delivers_the_whole_body_to_the_sink(Type benchmark)
     {
         await using LocalServer server = LocalServer.Start();
-        Environment.SetEnvironmentVariable(ServerVariables.Address, server.BaseAddress.ToString());
+        server.Context.SetForThisProcess();
         try
         {
             var instance = (DownloadBenchmark)Activator.CreateInstance(benchmark)!;
@@ -43,7 +43,7 @@ public class RequestBodiesTests
         }
         finally
         {
-            Environment.SetEnvironmentVariable(ServerVariables.Address, null);
+            Environment.SetEnvironmentVariable(RunContext.Variable, null);
         }
     }
 

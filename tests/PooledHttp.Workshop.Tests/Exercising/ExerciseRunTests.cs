@@ -164,18 +164,14 @@ public class ExerciseRunTests(ITestOutputHelper output)
         public Scope(string? project, string profile = "quick")
         {
             Output = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
-            Environment.SetEnvironmentVariable(WorkshopPaths.OutputVariable, Output);
-            Environment.SetEnvironmentVariable(ExerciseRunner.ProjectVariable, project);
-            Environment.SetEnvironmentVariable(MeasurementProfile.Variable, profile);
+            new RunContext { Output = Output, ExercisesProject = project, Profile = profile }.SetForThisProcess();
         }
 
         public string Output { get; }
 
         public void Dispose()
         {
-            Environment.SetEnvironmentVariable(WorkshopPaths.OutputVariable, null);
-            Environment.SetEnvironmentVariable(ExerciseRunner.ProjectVariable, null);
-            Environment.SetEnvironmentVariable(MeasurementProfile.Variable, null);
+            Environment.SetEnvironmentVariable(RunContext.Variable, null);
         }
     }
 }

@@ -1,3 +1,4 @@
+using PooledHttp.Workshop.Server;
 using PooledHttp.Tests.Support;
 using PooledHttp.Workshop.Exercising;
 using PooledHttp.Workshop.Checks;
@@ -32,7 +33,7 @@ public class RunExerciseTests
     [Fact]
     public async Task A_worked_solution_passes_is_measured_beside_the_chapters_rows_and_its_chart_is_written()
     {
-        var solutions = new Dictionary<string, string> { [ExerciseRunner.ProjectVariable] = Path.Combine(Root, "tests", "ExerciseSolutions", "PooledHttp.Exercises.Solutions.csproj") };
+        var solutions = new Dictionary<string, string> { [RunContext.Variable] = new RunContext { ExercisesProject = Path.Combine(Root, "tests", "ExerciseSolutions", "PooledHttp.Exercises.Solutions.csproj") }.ToJson() };
         // The default profile, as ExerciseRunTests measures the solutions: the quick one's few operations per
         // iteration can carry one-off costs (515 KiB once, in CI) past the 8 KiB goal.
         ChildResult run = await RunAsync(solutions, "E05");

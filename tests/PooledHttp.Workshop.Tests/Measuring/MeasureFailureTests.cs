@@ -18,7 +18,7 @@ public class MeasureFailureTests
     public async Task A_run_that_produces_no_reports_throws_instead_of_returning_an_empty_table()
     {
         string output = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
-        Environment.SetEnvironmentVariable(PooledHttp.Workshop.Notebooks.WorkshopPaths.OutputVariable, output);
+        new RunContext { Output = output }.SetForThisProcess();
         try
         {
             await using var server = LocalServer.Start();
@@ -28,7 +28,7 @@ public class MeasureFailureTests
         }
         finally
         {
-            Environment.SetEnvironmentVariable(PooledHttp.Workshop.Notebooks.WorkshopPaths.OutputVariable, null);
+            Environment.SetEnvironmentVariable(RunContext.Variable, null);
         }
     }
 

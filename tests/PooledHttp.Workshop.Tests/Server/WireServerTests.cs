@@ -47,7 +47,7 @@ public class WireServerTests
             await Assert.ThrowsAsync<HttpRequestException>(() => wrongPin.GetByteArrayAsync(url));
         }
 
-        byte[] certificateBytes = Convert.FromBase64String(server.EnvironmentVariables[ServerVariables.HttpsCertificate]);
+        byte[] certificateBytes = Convert.FromBase64String(server.Context.HttpsCertificate!);
         using HttpClient pinned = WireClients.CreateClient(Wire.Https, certificateBytes);
         using PooledBuffer body = await pinned.GetPooledAsync(url);
         Assert.Equal(64 * 1024, body.Length);
