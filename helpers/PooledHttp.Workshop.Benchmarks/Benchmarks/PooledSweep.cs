@@ -1,5 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using PooledHttp.Workshop.Measuring;
 
 namespace PooledHttp.Workshop.Benchmarks;
 

@@ -9,7 +9,7 @@ namespace PooledHttp.Workshop.Benchmarks;
 /// <summary>
 /// Chapter 05's section 5: S2's two pooled bodies at about 2 MB, each measured twice, serializing only
 /// and serializing then POSTing, so the difference is the send. Run with
-/// <see cref="Measuring.MeasurementProfile.CurrentTimingJob"/>: these rows are compared by time, and
+/// <see cref="MeasurementProfile.CurrentTimingJob"/>: these rows are compared by time, and
 /// three iterations leave an error larger than the differences.
 /// </summary>
 public class SerializeThenSend : DownloadBenchmark

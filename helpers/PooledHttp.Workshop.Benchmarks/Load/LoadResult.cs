@@ -1,4 +1,4 @@
-namespace PooledHttp.Workshop.Load;
+namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>What one load run cost the process that ran it (chapter 07's <c>tools/LoadProbe</c>).</summary>
 /// <param name="Strategy">One of <see cref="LoadStrategies.Names"/>.</param>

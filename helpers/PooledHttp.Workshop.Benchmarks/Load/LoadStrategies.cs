@@ -1,10 +1,9 @@
 using System.Buffers;
 using Microsoft.IO;
-using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Buffers;
 using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Workshop.Load;
+namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>
 /// The downloads chapter 07 puts under load, by name, each checked byte for byte against the server's

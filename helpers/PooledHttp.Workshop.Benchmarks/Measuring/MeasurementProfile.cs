@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Jobs;
 using Perfolizer.Horology;
 
-namespace PooledHttp.Workshop.Measuring;
+namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>
 /// How hard to measure. The default is what a learner sees; the quick profile is for CI and

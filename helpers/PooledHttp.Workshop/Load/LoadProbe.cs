@@ -1,3 +1,4 @@
+using PooledHttp.Workshop.Benchmarks;
 using System.Globalization;
 using System.Net;
 using System.Text;

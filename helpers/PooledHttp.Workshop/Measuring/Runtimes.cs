@@ -1,3 +1,4 @@
+using PooledHttp.Workshop.Benchmarks;
 using BenchmarkDotNet.Environments;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Toolchains.DotNetCli;

@@ -1,3 +1,4 @@
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Load;
 using PooledHttp.Workshop.Server;
 using PooledHttp.Workshop.Watching;
