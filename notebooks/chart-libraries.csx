@@ -4,8 +4,8 @@
 // run on one FSharp.Core. The kernel already holds an FSharp.Core of its own (10.0, for its F# kernel), older
 // than the 10.1 Plotly.NET was built against: left to the host, Giraffe binds to the kernel's copy, Plotly.NET
 // to the 10.1 beside it, and the first chart fails with MissingMethodException. So they load here, together,
-// into one load context that gives every one of them the FSharp.Core beside them; any other
-// context asking for them gets these. The helpers never name an FSharp.Core type, so nothing else meets a second copy.
+// into one load context that gives every one of them the FSharp.Core beside them; the default
+// context, asked for one of them (by the kit, by a cell), hands over these. The helpers never name an FSharp.Core type, so nothing else meets a second copy.
 //
 // Which libraries go together is read from the assemblies in the folder, not from a list: FSharp.Core and every
 // assembly that references it (Plotly.NET, Plotly.NET.CSharp, Giraffe.ViewEngine, DynamicObj, Fable.Core today), so
@@ -25,7 +25,7 @@ static void LoadChartLibrariesTogether(string folder)
     // A library of the set that the host loaded first (another #r, a package) would bind to the host's FSharp.Core
     // and defeat the context: say so now rather than at the first chart.
     string[] early = System.AppDomain.CurrentDomain.GetAssemblies()
-        .Where(a => a.GetName().Name != "FSharp.Core" && context.Has(a.GetName()) && System.Runtime.Loader.AssemblyLoadContext.GetLoadContext(a) != context)
+        .Where(a => a.GetName().Name != "FSharp.Core" && context.Has(a.GetName()))
         .Select(a => a.GetName().Name).ToArray();
     if (early.Length > 0)
     {

@@ -6,9 +6,10 @@ namespace PooledHttp.Workshop.Server;
 /// <summary>
 /// What a process of the workshop hands the processes it starts, as one value in one environment variable
 /// (<see cref="Variable"/>): the servers' addresses, the runner's output folder, the measurement profile, the
-/// learner's build. A parent sets it on its child (a BenchmarkDotNet job, a check process) with
-/// <see cref="Current"/>.<see cref="With"/>, so what the parent was given travels on; a child reads it through
-/// <see cref="Current"/>, and nowhere else.
+/// learner's build. A parent puts it on a BenchmarkDotNet job as <see cref="Current"/>.<see cref="With"/> its
+/// servers' context, so what the parent was given travels on; the runner and the terminal tools set it on themselves
+/// (<see cref="SetForThisProcess"/>) and every process they start inherits it, a check process included. A child
+/// reads it through <see cref="Current"/>, and nowhere else.
 /// </summary>
 /// <remarks>
 /// The headless runner compiles this file too (<c>tools/NotebookRunner</c>, as an internal type) to set the output
@@ -30,13 +31,13 @@ sealed record RunContext
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     };
 
-    /// <summary>The runner's output folder; set only when the headless runner runs the notebook.</summary>
+    /// <summary>The runner's output folder, absolute; set only when the headless runner runs the notebook.</summary>
     public string? Output { get; init; }
 
     /// <summary>The measurement profile, <c>quick</c> or <c>default</c>; unset in an editor.</summary>
     public string? Profile { get; init; }
 
-    /// <summary>The <see cref="LocalServer"/>'s base address.</summary>
+    /// <summary>The local server's base address (<c>LocalServer</c>).</summary>
     public Uri? Server { get; init; }
 
     /// <summary>Chapter 06's HTTP/2 (h2c) address.</summary>
@@ -68,6 +69,7 @@ sealed record RunContext
     public static RunContext Current => Parse(Environment.GetEnvironmentVariable(Variable));
 
     /// <summary>Whether the headless runner runs this process's notebook (it sets <see cref="Output"/>; an editor never does).</summary>
+    [JsonIgnore]
     public bool UnderRunner => Output is { Length: > 0 };
 
     /// <summary>A context read from <paramref name="value"/>, the variable's text; empty for none.</summary>

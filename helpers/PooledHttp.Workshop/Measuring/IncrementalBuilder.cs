@@ -11,7 +11,7 @@ namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
 /// Builds BenchmarkDotNet's generated project the way a developer builds a project: the projects it
-/// references (the workshop kit and the library) build in their own <c>bin</c> and <c>obj</c> folders,
+/// references (the benchmarks assembly, the servers, the checks and the library) build in their own <c>bin</c> and <c>obj</c> folders,
 /// incrementally, so a run compiles only its generated program.
 /// </summary>
 /// <remarks>

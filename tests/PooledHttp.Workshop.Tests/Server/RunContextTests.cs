@@ -41,6 +41,25 @@ public class RunContextTests
     }
 
     [Fact]
+    public void With_carries_every_property_a_context_has()
+    {
+        // A property added to RunContext and forgotten in With would be dropped between a parent and its child.
+        var full = new RunContext();
+        foreach (System.Reflection.PropertyInfo property in typeof(RunContext).GetProperties().Where(p => p.CanWrite))
+        {
+            object value = property.PropertyType == typeof(Uri) ? new Uri("http://127.0.0.1:9/")
+                : property.PropertyType == typeof(Guid?) ? Guid.NewGuid()
+                : (object)property.Name;
+            property.SetValue(full, value);
+        }
+
+        Assert.Equal(full, new RunContext().With(full));
+        Assert.Equal(full, full.With(new RunContext()));
+        Assert.Equal(full, RunContext.Parse(full.ToJson()));
+        Assert.DoesNotContain("underRunner", full.ToJson(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_variable_that_holds_no_context_fails_with_its_name_and_what_to_do()
     {
         var error = Assert.Throws<InvalidOperationException>(() => RunContext.Parse("http://127.0.0.1:5000/"));

@@ -8,7 +8,7 @@ using PooledHttp.Http;
 using PooledHttp.Workshop.Server;
 using PooledHttp.Workshop.Checks;
 
-namespace PooledHttp.Tests.Exercising;
+namespace PooledHttp.Tests.Checks;
 
 /// <summary>
 /// The checks catch the mistakes they exist for. Each is handed code with one known mistake and must
