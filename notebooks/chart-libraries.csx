@@ -74,7 +74,7 @@ sealed class ChartLibraries : System.Runtime.Loader.AssemblyLoadContext
             throw new InvalidOperationException($"There is no FSharp.Core.dll in {folder}, so the charts cannot load. Run the chapter's first cell again, which builds the helpers there; if it still fails, build them from a terminal: dotnet build helpers/PooledHttp.Workshop -c Release.");
         }
 
-        var references = new Dictionary<string, string[]>(StringComparer.Ordinal);
+        var together = new HashSet<string>(StringComparer.Ordinal) { "FSharp.Core" };
         foreach (string path in System.IO.Directory.EnumerateFiles(folder, "*.dll"))
         {
             try
@@ -87,8 +87,10 @@ sealed class ChartLibraries : System.Runtime.Loader.AssemblyLoadContext
                 }
 
                 var reader = System.Reflection.Metadata.PEReaderExtensions.GetMetadataReader(pe);
-                references[System.IO.Path.GetFileNameWithoutExtension(path)] = reader.AssemblyReferences
-                    .Select(handle => reader.GetString(reader.GetAssemblyReference(handle).Name)).ToArray();
+                if (reader.AssemblyReferences.Any(handle => reader.GetString(reader.GetAssemblyReference(handle).Name) == "FSharp.Core"))
+                {
+                    together.Add(System.IO.Path.GetFileNameWithoutExtension(path));
+                }
             }
             catch (BadImageFormatException)
             {
@@ -96,7 +98,6 @@ sealed class ChartLibraries : System.Runtime.Loader.AssemblyLoadContext
             }
         }
 
-        var together = new HashSet<string>(references.Where(r => r.Value.Contains("FSharp.Core")).Select(r => r.Key)) { "FSharp.Core" };
         return together;
     }
 }
