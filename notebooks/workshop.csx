@@ -32,7 +32,8 @@ static void BuildWorkshopHelpers()
 
     string record = WorkshopBuildInputs("..");
     string recordPath = "../artifacts/notebook-bin/build-inputs.txt";
-    if (System.IO.File.Exists("../artifacts/notebook-bin/PooledHttp.Workshop.dll") && System.IO.File.Exists(recordPath) && System.IO.File.ReadAllText(recordPath) == record)
+    bool Current() => System.IO.File.Exists("../artifacts/notebook-bin/PooledHttp.Workshop.dll") && System.IO.File.Exists(recordPath) && System.IO.File.ReadAllText(recordPath) == record;
+    if (Current())
     {
         Console.WriteLine("The helpers in artifacts/notebook-bin are up to date with their sources: build skipped.");
         return;
@@ -40,6 +41,13 @@ static void BuildWorkshopHelpers()
 
     const string what = "the kit for the notebooks (notebooks/workshop.csx)";
     using var held = TakeWorkshopBuildLock(what);
+    if (Current())
+    {
+        System.IO.File.Delete(WorkshopBuildLockPath + ".holder");
+        Console.WriteLine("The helpers in artifacts/notebook-bin were built while this notebook waited: build skipped.");
+        return;
+    }
+
     Console.WriteLine("Building the helpers into artifacts/notebook-bin (the first time takes about half a minute)...");
     var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop/PooledHttp.Workshop.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin --nologo -v quiet")
     {

@@ -7,20 +7,21 @@ using BenchmarkDotNet.Validators;
 namespace PooledHttp.Workshop.Measuring;
 
 /// <summary>
-/// BenchmarkDotNet's project toolchain with one change: the generated project is built by
-/// <see cref="IncrementalBuilder"/>, so a run compiles its generated program and not the whole kit.
+/// BenchmarkDotNet's project toolchain with two changes: the generated project is built by
+/// <see cref="IncrementalBuilder"/>, so a run compiles its generated program and not the whole kit, and it is
+/// generated in a folder of this process's own (<see cref="ProcessOwnGenerator"/>), so two notebooks can measure at once.
 /// </summary>
 /// <remarks>
-/// The generator (the generated program and project), the executor (one child process per case) and
-/// every validation (the SDK check included) are <see cref="CsProjCoreToolchain"/>'s own, so what is
-/// measured, how, and what is refused are unchanged.
+/// The generated program and project, the executor (one child process per case) and every validation (the SDK
+/// check included) are <see cref="CsProjCoreToolchain"/>'s own, so what is measured, how, and what is refused are
+/// unchanged.
 /// </remarks>
 internal sealed class WorkshopToolchain : Toolchain
 {
     private readonly CsProjCoreToolchain _inner;
 
-    private WorkshopToolchain(CsProjCoreToolchain inner, string? dotnet)
-        : base(inner.Name, inner.Generator, new IncrementalBuilder(dotnet), inner.Executor)
+    private WorkshopToolchain(CsProjCoreToolchain inner, NetCoreAppSettings settings)
+        : base(inner.Name, new ProcessOwnGenerator(settings), new IncrementalBuilder(settings.CustomDotNetCliPath), inner.Executor)
         => _inner = inner;
 
     /// <summary>The toolchain for the runtime running this process, built by the <c>dotnet</c> on the PATH.</summary>
@@ -31,7 +32,7 @@ internal sealed class WorkshopToolchain : Toolchain
     public static WorkshopToolchain From(NetCoreAppSettings settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return new((CsProjCoreToolchain)CsProjCoreToolchain.From(settings), settings.CustomDotNetCliPath);
+        return new((CsProjCoreToolchain)CsProjCoreToolchain.From(settings), settings);
     }
 
     /// <inheritdoc />

@@ -1,9 +1,9 @@
 namespace PooledHttp.Tests.Support;
 
 /// <summary>
-/// Tests that build the helpers or run BenchmarkDotNet (which builds them too) run in this collection,
-/// one at a time and with no other test running: two builds of one project at once race on its
-/// output files, and other tests' load would blur the benchmarks' times.
+/// Tests that set a variable the whole process reads (the run context, the profile) run in this collection, one at a
+/// time and after every other test, since a test running beside them, or a process it starts, would read their
+/// value. The library's packaging test is here too: it packs the library, which no other build may write meanwhile.
 /// </summary>
 [CollectionDefinition(Name, DisableParallelization = true)]
 public sealed class SerialTests

@@ -7,16 +7,19 @@ namespace PooledHttp.Tests.Exercising;
 
 /// <summary>
 /// <c>tools/RunExercise</c>: an exercise from a terminal, through the same <c>ExerciseNN.Run</c> call as the
-/// chapter's cell, so the same verdicts and messages. It builds and benchmarks, so it runs alone.
+/// chapter's cell, so the same verdicts and messages. Its builds take the workshop's build lock, and the tool gets a
+/// run context of the test's own, never the test process's, so it runs beside the other tests.
 /// </summary>
-[Collection(SerialTests.Name)]
 public class RunExerciseTests
 {
     private static readonly string Root = Repository.RepositoryTests.FindRoot();
 
-    /// <summary>The README's command, as a learner types it at the repository root.</summary>
+    /// <summary>The README's command, as a learner types it at the repository root: with no run context unless <paramref name="environment"/> gives one.</summary>
     private static Task<ChildResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] arguments)
-        => ChildProcess.RunAsync("dotnet", ["run", "-c", "Release", "--project", Path.Combine("tools", "RunExercise"), "--", .. arguments], TimeSpan.FromMinutes(10), environment, workingDirectory: Root);
+        => ChildProcess.RunAsync("dotnet", ["run", "-c", "Release", "--project", Path.Combine("tools", "RunExercise"), "--", .. arguments], TimeSpan.FromMinutes(10), environment ?? NoRunContext, workingDirectory: Root);
+
+    /// <summary>An empty run context is none (<see cref="RunContext.Current"/>).</summary>
+    private static readonly Dictionary<string, string> NoRunContext = new() { [RunContext.Variable] = string.Empty };
 
     [Fact]
     public async Task A_stub_is_reported_not_done_with_the_notebooks_message_and_a_failing_exit_code()

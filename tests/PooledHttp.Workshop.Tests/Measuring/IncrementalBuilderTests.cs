@@ -17,7 +17,6 @@ namespace PooledHttp.Tests.Measuring;
 /// The builder the workshop gives BenchmarkDotNet: driven here through BenchmarkDotNet's own generator,
 /// on a real benchmark class, as a run drives it.
 /// </summary>
-[Collection(SerialTests.Name)] // builds the kit in Release, as the notebooks' own build does
 public sealed class IncrementalBuilderTests : IDisposable
 {
     /// <summary>The resolver BenchmarkDotNet's runner gives a build partition (its own is internal).</summary>
@@ -43,6 +42,19 @@ public sealed class IncrementalBuilderTests : IDisposable
         // The program copies the benchmarks assembly beside itself, as for any project reference, and nothing of the notebook's host.
         Assert.True(File.Exists(Path.Combine(generated.ArtifactsPaths.BinariesDirectoryPath, "PooledHttp.Workshop.Benchmarks.dll")));
         Assert.False(File.Exists(Path.Combine(generated.ArtifactsPaths.BinariesDirectoryPath, "PooledHttp.Workshop.dll")), "the notebook's host is not part of a benchmark build");
+    }
+
+    [Fact]
+    public void The_generated_project_is_in_a_folder_of_this_processs_own()
+    {
+        // BenchmarkDotNet's counter restarts at 1 in every process: two notebooks measuring from one build folder
+        // both generated "...-quick-1", and the first to finish deleted the other's program.
+        GenerateResult generated = Generate(TimeSpan.FromMinutes(5));
+        string folder = Path.GetFileName(generated.ArtifactsPaths.BuildArtifactsDirectoryPath);
+
+        Assert.StartsWith("PooledHttp.Workshop.Benchmarks-quick-", folder, StringComparison.Ordinal);
+        Assert.EndsWith($"-p{Environment.ProcessId}", folder, StringComparison.Ordinal);
+        Assert.StartsWith(generated.ArtifactsPaths.BuildArtifactsDirectoryPath, generated.ArtifactsPaths.ExecutablePath, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -79,22 +91,28 @@ public sealed class IncrementalBuilderTests : IDisposable
 
     private (GenerateResult Generated, BuildResult Built) GenerateAndBuild(TimeSpan timeout, bool corrupt = false)
     {
-        WorkshopToolchain toolchain = WorkshopToolchain.ForThisRuntime;
-        IConfig config = ManualConfig.CreateEmpty()
-            .AddJob(MeasurementProfile.Quick.WithToolchain(toolchain))
-            .WithBuildTimeout(timeout);
-        BenchmarkRunInfo info = BenchmarkConverter.TypeToBenchmarks(typeof(IntroDownload), config);
-        var partition = new BuildPartition([new BenchmarkBuildInfo(info.BenchmarksCases[0], info.Config, 0)], Resolver);
-        var logger = new AccumulationLogger();
-
-        GenerateResult generated = toolchain.Generator.GenerateProject(partition, logger, Path.Combine(Path.GetTempPath(), "pooledhttp-tests"));
-        _generated.Add(generated.ArtifactsPaths.BuildArtifactsDirectoryPath);
-        Assert.True(generated.IsGenerateSuccess, generated.GenerateException?.ToString());
+        GenerateResult generated = Generate(timeout, out BuildPartition partition);
         if (corrupt)
         {
             File.AppendAllText(generated.ArtifactsPaths.ProgramCodePath, "\nthis is not C#\n");
         }
 
-        return (generated, toolchain.Builder.Build(generated, partition, logger));
+        return (generated, WorkshopToolchain.ForThisRuntime.Builder.Build(generated, partition, new AccumulationLogger()));
+    }
+
+    private GenerateResult Generate(TimeSpan timeout) => Generate(timeout, out _);
+
+    private GenerateResult Generate(TimeSpan timeout, out BuildPartition partition)
+    {
+        IConfig config = ManualConfig.CreateEmpty()
+            .AddJob(MeasurementProfile.Quick.WithToolchain(WorkshopToolchain.ForThisRuntime))
+            .WithBuildTimeout(timeout);
+        BenchmarkRunInfo info = BenchmarkConverter.TypeToBenchmarks(typeof(IntroDownload), config);
+        partition = new BuildPartition([new BenchmarkBuildInfo(info.BenchmarksCases[0], info.Config, 0)], Resolver);
+
+        GenerateResult generated = WorkshopToolchain.ForThisRuntime.Generator.GenerateProject(partition, new AccumulationLogger(), Path.Combine(Path.GetTempPath(), "pooledhttp-tests"));
+        _generated.Add(generated.ArtifactsPaths.BuildArtifactsDirectoryPath);
+        Assert.True(generated.IsGenerateSuccess, generated.GenerateException?.ToString());
+        return generated;
     }
 }

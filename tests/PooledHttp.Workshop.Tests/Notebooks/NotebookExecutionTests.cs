@@ -6,99 +6,28 @@ using Xunit.Abstractions;
 
 namespace PooledHttp.Tests.Notebooks;
 
-/// <summary>Every notebook of the series runs headlessly with the quick profile, and the runner reports failures.</summary>
-[Collection(SerialTests.Name)]
-public class NotebookExecutionTests(ITestOutputHelper output)
+/// <summary>
+/// What every notebook of the series is made of, and the runner's failures. Each notebook's run is in
+/// <see cref="NotebookRun"/>'s shards.
+/// </summary>
+public class NotebookExecutionTests
 {
     private static readonly string Root = RepositoryTests.FindRoot();
 
-    public static TheoryData<string> SeriesNotebooks()
-    {
-        var data = new TheoryData<string>();
-        foreach (string path in Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb").Order(StringComparer.Ordinal))
-        {
-            data.Add(Path.GetFileName(path));
-        }
-
-        return data;
-    }
-
     [Fact]
-    public void The_series_has_notebooks()
+    public void The_shards_run_every_notebook_of_the_series_once()
     {
-        Assert.NotEmpty(SeriesNotebooks());
-    }
+        string[] series = NotebookRun.Series();
+        Assert.NotEmpty(series);
 
-    [Theory]
-    [MemberData(nameof(SeriesNotebooks))]
-    public async Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook)
-    {
-        string outDir = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
-        (int exit, string stdout, string stderr) = await RunnerProcess.RunAsync(Path.Combine(Root, "notebooks", notebook), "--quick", "--out", outDir);
-        output.WriteLine(stdout);
-        Assert.True(exit == 0, $"runner exit {exit}: {stderr}\n{stdout}");
+        // One test class per shard, each with its own shard number: a class missing or copied would drop or repeat notebooks.
+        int[] shards = typeof(NotebookRun).Assembly.GetTypes().Where(t => t.IsSubclassOf(typeof(NotebookRun)))
+            .SelectMany(t => t.GetMethods().SelectMany(m => m.GetCustomAttributes(typeof(MemberDataAttribute), false).Cast<MemberDataAttribute>()))
+            .Select(data => (int)data.Parameters.Single()).ToArray();
+        Assert.Equal(Enumerable.Range(0, NotebookRun.Shards), shards.Order());
 
-        string name = Path.GetFileNameWithoutExtension(notebook);
-        var executed = (JsonObject)JsonNode.Parse(File.ReadAllText(Path.Combine(outDir, "notebooks", name + ".ipynb")))!;
-        var cells = ((JsonArray)executed["cells"]!).OfType<JsonObject>().Where(c => (string?)c["cell_type"] == "code").ToList();
-        Assert.All(cells, cell => Assert.NotNull(cell["execution_count"]?.GetValue<int>()));
-        var outputs = cells.SelectMany(c => ((JsonArray)c["outputs"]!).OfType<JsonObject>()).ToList();
-        Assert.DoesNotContain(outputs, o => (string?)o["output_type"] == "error");
-        Assert.Contains(outputs, o => o["data"]?["text/html"]?.ToJsonString().Contains("Plotly.newPlot(", StringComparison.Ordinal) == true);
-        await NbformatValidator.AssertValidAsync(Path.Combine(outDir, "notebooks", name + ".ipynb"));
-
-        // Each benchmark cell kept one live progress line, updated in place to its final state.
-        string[] progress = outputs.Select(o => (string?)o["data"]?["text/plain"]).OfType<string>().Where(t => t.StartsWith("Measuring ", StringComparison.Ordinal)).ToArray();
-        Assert.NotEmpty(progress);
-        Assert.All(progress, line => Assert.Matches(@"done: (\d+) of \1 case\(s\) reported · \d+:\d\d elapsed$", line));
-
-        // Every chart was also saved as a standalone page with plotly.js inside: nothing to fetch.
-        string[] charts = Directory.GetFiles(Path.Combine(outDir, "charts"), "*.html");
-        Assert.NotEmpty(charts);
-        Assert.All(charts, chart =>
-        {
-            string html = File.ReadAllText(chart);
-            Assert.Contains("plotly.js (basic - minified) v", html, StringComparison.Ordinal);
-            Assert.DoesNotMatch(@"<script[^>]*\ssrc=", html); // no script loaded from anywhere
-            Assert.DoesNotContain("<link", html, StringComparison.Ordinal);
-        });
-
-        // The run's one-page report: the chapter's heading, its tables and charts, plotly.js once, nothing fetched.
-        string report = File.ReadAllText(Path.Combine(outDir, "report.html"));
-        Assert.Contains($"<section id=\"{name}\">", report, StringComparison.Ordinal);
-        Assert.Contains("<table>", report, StringComparison.Ordinal);
-        Assert.Contains("Plotly.newPlot(", report, StringComparison.Ordinal);
-        Assert.Single(System.Text.RegularExpressions.Regex.Matches(report, "plotly.js \\(basic - minified\\) v"));
-        Assert.DoesNotMatch(@"<script[^>]*\ssrc=", report);
-        Assert.Contains($"{Environment.ProcessorCount} cores", report, StringComparison.Ordinal);
-        Assert.Contains("Runtimes measured: .NET ", report, StringComparison.Ordinal);
-        Assert.Contains("report.html", stdout, StringComparison.Ordinal);
-
-        // The results CSV parses and holds one row per measured strategy (and size and runtime).
-        IReadOnlyList<MeasuredRow> rows = ResultsCsv.Read(Path.Combine(outDir, "results", name + ".csv"));
-        Assert.NotEmpty(rows);
-        Assert.Equal(rows.Count, rows.Select(r => (r.Benchmark, r.Strategy, r.PayloadBytes, r.Variant, r.Runtime)).Distinct().Count());
-        Assert.All(rows, r =>
-        {
-            Assert.Equal(name, r.Notebook);
-            Assert.Equal("quick", r.Profile);
-            Assert.True(r.AllocatedBytes >= 0);
-            Assert.True(r.MeanNs > 0);
-        });
-
-        // A chapter's exercise, untouched, is the learner's to do: reported as such, and the notebook still passes.
-        if (File.ReadAllText(Path.Combine(Root, "notebooks", notebook)).Contains("Your turn", StringComparison.Ordinal))
-        {
-            Assert.Matches(@"Exercises:\s+E0\d  exercise not done yet: exercises/E0\d_\w+\.cs", stdout);
-            Assert.Contains("0 of 1 exercise(s) done.", stdout, StringComparison.Ordinal);
-        }
-
-        // Renting and returning can allocate nothing at all, but a run where nothing allocated is a diagnoser that saw nothing.
-        Assert.Contains(rows, r => r.AllocatedBytes > 0);
-        foreach (MeasuredRow row in rows)
-        {
-            Assert.Contains(row.Strategy, stdout, StringComparison.Ordinal); // the closing table lists it
-        }
+        string[] dealt = shards.SelectMany(shard => NotebookRun.Shard(shard).Cast<object[]>().Select(row => (string)row[0])).ToArray();
+        Assert.Equal(series, dealt.Order(StringComparer.Ordinal));
     }
 
     [Fact]

@@ -1,0 +1,135 @@
+using System.Text.Json.Nodes;
+using PooledHttp.Workshop.Measuring;
+using PooledHttp.Tests.Support;
+using Xunit.Abstractions;
+
+namespace PooledHttp.Tests.Notebooks;
+
+/// <summary>
+/// Every notebook of the series runs headlessly with the quick profile, with reports, a chart and its results file.
+/// The series is dealt round-robin into <see cref="Shards"/> test classes, each a test collection of its own, so that
+/// that many notebooks run at once (xunit runs one collection's tests one after another): each notebook is a runner
+/// process whose benchmarks spend most of their time in iterations of a fixed length, so four at once take a little
+/// more than a quarter of the series' time on two cores. Builds they share take the workshop's one build lock.
+/// </summary>
+public abstract class NotebookRun(ITestOutputHelper output)
+{
+    /// <summary>How many notebooks run at once; xunit.runner.json lets that many test collections run together.</summary>
+    public const int Shards = 4;
+
+    private static readonly string Root = Repository.RepositoryTests.FindRoot();
+
+    /// <summary>The series' notebooks, in order.</summary>
+    public static string[] Series() => Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb")
+        .Select(path => Path.GetFileName(path)).Order(StringComparer.Ordinal).ToArray();
+
+    /// <summary>Every <see cref="Shards"/>th notebook of the series, from the <paramref name="shard"/>th.</summary>
+    public static TheoryData<string> Shard(int shard)
+    {
+        var data = new TheoryData<string>();
+        foreach (string notebook in Series().Where((_, index) => index % Shards == shard))
+        {
+            data.Add(notebook);
+        }
+
+        return data;
+    }
+
+    protected async Task RunsHeadlesslyWithReportsAndAChart(string notebook)
+    {
+        string outDir = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
+        (int exit, string stdout, string stderr) = await RunnerProcess.RunAsync(Path.Combine(Root, "notebooks", notebook), "--quick", "--out", outDir);
+        output.WriteLine(stdout);
+        Assert.True(exit == 0, $"runner exit {exit}: {stderr}\n{stdout}");
+
+        string name = Path.GetFileNameWithoutExtension(notebook);
+        var executed = (JsonObject)JsonNode.Parse(File.ReadAllText(Path.Combine(outDir, "notebooks", name + ".ipynb")))!;
+        var cells = ((JsonArray)executed["cells"]!).OfType<JsonObject>().Where(c => (string?)c["cell_type"] == "code").ToList();
+        Assert.All(cells, cell => Assert.NotNull(cell["execution_count"]?.GetValue<int>()));
+        var outputs = cells.SelectMany(c => ((JsonArray)c["outputs"]!).OfType<JsonObject>()).ToList();
+        Assert.DoesNotContain(outputs, o => (string?)o["output_type"] == "error");
+        Assert.Contains(outputs, o => o["data"]?["text/html"]?.ToJsonString().Contains("Plotly.newPlot(", StringComparison.Ordinal) == true);
+        await NbformatValidator.AssertValidAsync(Path.Combine(outDir, "notebooks", name + ".ipynb"));
+
+        // Each benchmark cell kept one live progress line, updated in place to its final state.
+        string[] progress = outputs.Select(o => (string?)o["data"]?["text/plain"]).OfType<string>().Where(t => t.StartsWith("Measuring ", StringComparison.Ordinal)).ToArray();
+        Assert.NotEmpty(progress);
+        Assert.All(progress, line => Assert.Matches(@"done: (\d+) of \1 case\(s\) reported · \d+:\d\d elapsed$", line));
+
+        // Every chart was also saved as a standalone page with plotly.js inside: nothing to fetch.
+        string[] charts = Directory.GetFiles(Path.Combine(outDir, "charts"), "*.html");
+        Assert.NotEmpty(charts);
+        Assert.All(charts, chart =>
+        {
+            string html = File.ReadAllText(chart);
+            Assert.Contains("plotly.js (basic - minified) v", html, StringComparison.Ordinal);
+            Assert.DoesNotMatch(@"<script[^>]*\ssrc=", html); // no script loaded from anywhere
+            Assert.DoesNotContain("<link", html, StringComparison.Ordinal);
+        });
+
+        // The run's one-page report: the chapter's heading, its tables and charts, plotly.js once, nothing fetched.
+        string report = File.ReadAllText(Path.Combine(outDir, "report.html"));
+        Assert.Contains($"<section id=\"{name}\">", report, StringComparison.Ordinal);
+        Assert.Contains("<table>", report, StringComparison.Ordinal);
+        Assert.Contains("Plotly.newPlot(", report, StringComparison.Ordinal);
+        Assert.Single(System.Text.RegularExpressions.Regex.Matches(report, "plotly.js \\(basic - minified\\) v"));
+        Assert.DoesNotMatch(@"<script[^>]*\ssrc=", report);
+        Assert.Contains($"{Environment.ProcessorCount} cores", report, StringComparison.Ordinal);
+        Assert.Contains("Runtimes measured: .NET ", report, StringComparison.Ordinal);
+        Assert.Contains("report.html", stdout, StringComparison.Ordinal);
+
+        // The results CSV parses and holds one row per measured strategy (and size and runtime).
+        IReadOnlyList<MeasuredRow> rows = ResultsCsv.Read(Path.Combine(outDir, "results", name + ".csv"));
+        Assert.NotEmpty(rows);
+        Assert.Equal(rows.Count, rows.Select(r => (r.Benchmark, r.Strategy, r.PayloadBytes, r.Variant, r.Runtime)).Distinct().Count());
+        Assert.All(rows, r =>
+        {
+            Assert.Equal(name, r.Notebook);
+            Assert.Equal("quick", r.Profile);
+            Assert.True(r.AllocatedBytes >= 0);
+            Assert.True(r.MeanNs > 0);
+        });
+
+        // A chapter's exercise, untouched, is the learner's to do: reported as such, and the notebook still passes.
+        if (File.ReadAllText(Path.Combine(Root, "notebooks", notebook)).Contains("Your turn", StringComparison.Ordinal))
+        {
+            Assert.Matches(@"Exercises:\s+E0\d  exercise not done yet: exercises/E0\d_\w+\.cs", stdout);
+            Assert.Contains("0 of 1 exercise(s) done.", stdout, StringComparison.Ordinal);
+        }
+
+        // Renting and returning can allocate nothing at all, but a run where nothing allocated is a diagnoser that saw nothing.
+        Assert.Contains(rows, r => r.AllocatedBytes > 0);
+        foreach (MeasuredRow row in rows)
+        {
+            Assert.Contains(row.Strategy, stdout, StringComparison.Ordinal); // the closing table lists it
+        }
+    }
+}
+
+public sealed class NotebookRunFirstShard(ITestOutputHelper output) : NotebookRun(output)
+{
+    [Theory]
+    [MemberData(nameof(Shard), 0, MemberType = typeof(NotebookRun))]
+    public Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook) => RunsHeadlesslyWithReportsAndAChart(notebook);
+}
+
+public sealed class NotebookRunSecondShard(ITestOutputHelper output) : NotebookRun(output)
+{
+    [Theory]
+    [MemberData(nameof(Shard), 1, MemberType = typeof(NotebookRun))]
+    public Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook) => RunsHeadlesslyWithReportsAndAChart(notebook);
+}
+
+public sealed class NotebookRunThirdShard(ITestOutputHelper output) : NotebookRun(output)
+{
+    [Theory]
+    [MemberData(nameof(Shard), 2, MemberType = typeof(NotebookRun))]
+    public Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook) => RunsHeadlesslyWithReportsAndAChart(notebook);
+}
+
+public sealed class NotebookRunFourthShard(ITestOutputHelper output) : NotebookRun(output)
+{
+    [Theory]
+    [MemberData(nameof(Shard), 3, MemberType = typeof(NotebookRun))]
+    public Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook) => RunsHeadlesslyWithReportsAndAChart(notebook);
+}
