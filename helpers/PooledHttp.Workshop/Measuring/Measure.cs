@@ -132,6 +132,9 @@ public static class Measure
             // BenchmarkDotNet's own table, beside the rows this class writes: what its samples publish with their code.
             .AddExporter(MarkdownExporter.GitHub)
             .WithArtifactsPath(Path.Combine(WorkshopPaths.Output, "benchmarkdotnet"))
+            // A build waits for the workshop's build lock within its timeout: BenchmarkDotNet's two minutes ran out
+            // while another notebook's or an exercise's build held it. The lock's own timeout is the one to wait.
+            .WithBuildTimeout(BuildLock.Timeout)
             .WithOptions(ConfigOptions.JoinSummary | ConfigOptions.DisableLogFile);
 
         BenchmarkRunInfo[] planned = plan(config);

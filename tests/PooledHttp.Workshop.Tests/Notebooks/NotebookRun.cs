@@ -8,14 +8,17 @@ namespace PooledHttp.Tests.Notebooks;
 /// <summary>
 /// Every notebook of the series runs headlessly with the quick profile, with reports, a chart and its results file.
 /// The series is dealt round-robin into <see cref="Shards"/> test classes, each a test collection of its own, so that
-/// that many notebooks run at once (xunit runs one collection's tests one after another): each notebook is a runner
-/// process whose benchmarks spend most of their time in iterations of a fixed length, so four at once take a little
-/// more than a quarter of the series' time on two cores. Builds they share take the workshop's one build lock.
+/// that many notebooks can run at once (xunit runs one collection's tests one after another). Builds they share take
+/// the workshop's one build lock; each notebook is a runner process with an output folder of its own.
 /// </summary>
 public abstract class NotebookRun(ITestOutputHelper output)
 {
-    /// <summary>How many notebooks run at once; xunit.runner.json lets that many test collections run together.</summary>
-    public const int Shards = 4;
+    /// <summary>
+    /// How many notebooks may run at once. A notebook keeps about one core and a half busy (BenchmarkDotNet's process
+    /// downloading, the server answering, cells compiling); with six tests at once on two cores everything took three
+    /// times as long and nothing was gained (xunit.runner.json lets three tests run at once).
+    /// </summary>
+    public const int Shards = 3;
 
     private static readonly string Root = Repository.RepositoryTests.FindRoot();
 
@@ -124,12 +127,5 @@ public sealed class NotebookRunThirdShard(ITestOutputHelper output) : NotebookRu
 {
     [Theory]
     [MemberData(nameof(Shard), 2, MemberType = typeof(NotebookRun))]
-    public Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook) => RunsHeadlesslyWithReportsAndAChart(notebook);
-}
-
-public sealed class NotebookRunFourthShard(ITestOutputHelper output) : NotebookRun(output)
-{
-    [Theory]
-    [MemberData(nameof(Shard), 3, MemberType = typeof(NotebookRun))]
     public Task Notebook_runs_headlessly_with_reports_and_a_chart(string notebook) => RunsHeadlesslyWithReportsAndAChart(notebook);
 }
