@@ -112,6 +112,14 @@ public sealed class PrivateDotnet
 
             try
             {
+                // Another process (a second notebook, the pre-flight check) may be fetching the same runtime into the
+                // same folder: one fetch at a time, and whoever waited looks again before fetching.
+                using BuildLock held = BuildLock.TakeForRuntimes($"fetching .NET {major} into {root}", BuildLock.Timeout, log);
+                if (NewestVersion(root, major) is not null)
+                {
+                    continue;
+                }
+
                 log($"Fetching .NET {major} from NuGet for {RuntimeIdentifier} (once; it is kept in artifacts/dotnet)...");
                 string version = Provision(root, installed, major);
                 log($"Fetched .NET {version}.");

@@ -8,7 +8,8 @@ namespace PooledHttp.Workshop.Notebooks;
 /// (<c>notebooks/workshop.csx</c>, which carries a copy of this rule), the exercises, the load probe and
 /// BenchmarkDotNet's generated projects. They all write the same <c>helpers/*/obj</c> folders, and two
 /// MSBuilds in one <c>obj</c> folder break each other's output. Machine-wide, so two kernels, or a kernel and
-/// a test run, wait for each other.
+/// a test run, wait for each other. Fetching a runtime into <c>artifacts/dotnet</c> takes a lock of its own
+/// (<see cref="TakeForRuntimes"/>), so a fetch never waits for a build nor a build for a fetch.
 /// </summary>
 internal sealed class BuildLock : IDisposable
 {
@@ -18,14 +19,18 @@ internal sealed class BuildLock : IDisposable
     /// <summary>One line the holder writes once it holds the lock, so whoever waits can say what for.</summary>
     public static readonly string HolderPath = LockPath + ".holder";
 
+    /// <summary>The lock file of fetching runtimes: two processes fetching .NET 9 at once deleted each other's copy.</summary>
+    public static readonly string RuntimesLockPath = Path.Combine(Path.GetTempPath(), "pooledhttp", "runtimes.lock");
+
     /// <summary>Longer than the slowest build the workshop starts (the kit from nothing on a 2-core machine).</summary>
     public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(10);
 
     private static readonly TimeSpan Retry = TimeSpan.FromMilliseconds(200);
 
     private readonly FileStream _held;
+    private readonly string _holderPath;
 
-    private BuildLock(FileStream held) => _held = held;
+    private BuildLock(FileStream held, string holderPath) => (_held, _holderPath) = (held, holderPath);
 
     /// <summary>
     /// Takes the lock for <paramref name="build"/> (what is built, in words), waiting up to <paramref name="timeout"/>;
@@ -33,23 +38,32 @@ internal sealed class BuildLock : IDisposable
     /// </summary>
     /// <exception cref="TimeoutException">Another build held the lock for longer; the message names it.</exception>
     public static BuildLock Take(string build, TimeSpan timeout, Action<string>? waiting = null)
+        => Take(LockPath, build, timeout, waiting);
+
+    /// <summary>Takes the lock of fetching runtimes, as <see cref="Take(string, TimeSpan, Action{string}?)"/> takes the build lock.</summary>
+    /// <exception cref="TimeoutException">Another fetch held the lock for longer; the message names it.</exception>
+    public static BuildLock TakeForRuntimes(string fetch, TimeSpan timeout, Action<string>? waiting = null)
+        => Take(RuntimesLockPath, fetch, timeout, waiting);
+
+    private static BuildLock Take(string lockPath, string build, TimeSpan timeout, Action<string>? waiting)
     {
-        Directory.CreateDirectory(Path.GetDirectoryName(LockPath)!);
+        string holderPath = lockPath + ".holder";
+        Directory.CreateDirectory(Path.GetDirectoryName(lockPath)!);
         var waited = Stopwatch.StartNew();
         bool told = false;
         while (true)
         {
             try
             {
-                var held = new FileStream(LockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-                File.WriteAllText(HolderPath, string.Create(CultureInfo.InvariantCulture, $"{build} (process {Environment.ProcessId}, since {DateTime.Now:HH:mm:ss})"));
-                return new BuildLock(held);
+                var held = new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+                File.WriteAllText(holderPath, string.Create(CultureInfo.InvariantCulture, $"{build} (process {Environment.ProcessId}, since {DateTime.Now:HH:mm:ss})"));
+                return new BuildLock(held, holderPath);
             }
             catch (IOException) when (waited.Elapsed < timeout)
             {
                 if (!told)
                 {
-                    waiting?.Invoke($"{build}: waiting for another build to finish: {Holder()}");
+                    waiting?.Invoke($"{build}: waiting for another build to finish: {Holder(holderPath)}");
                     told = true;
                 }
 
@@ -57,17 +71,19 @@ internal sealed class BuildLock : IDisposable
             }
             catch (IOException)
             {
-                throw new TimeoutException($"{build}: another build held {LockPath} for longer than {timeout.TotalSeconds:0} s: {Holder()}. If no build is running, delete that file.");
+                throw new TimeoutException($"{build}: another build held {lockPath} for longer than {timeout.TotalSeconds:0} s: {Holder(holderPath)}. If no build is running, delete that file.");
             }
         }
     }
 
     /// <summary>What the holder wrote, or a sentence saying it wrote nothing (a build older than this rule, or one that just started).</summary>
-    public static string Holder()
+    public static string Holder() => Holder(HolderPath);
+
+    private static string Holder(string holderPath)
     {
         try
         {
-            return File.Exists(HolderPath) ? File.ReadAllText(HolderPath).Trim() : "a build that did not say what it builds";
+            return File.Exists(holderPath) ? File.ReadAllText(holderPath).Trim() : "a build that did not say what it builds";
         }
         catch (IOException)
         {
@@ -78,7 +94,7 @@ internal sealed class BuildLock : IDisposable
     /// <inheritdoc />
     public void Dispose()
     {
-        File.Delete(HolderPath);
+        File.Delete(_holderPath);
         _held.Dispose();
     }
 }

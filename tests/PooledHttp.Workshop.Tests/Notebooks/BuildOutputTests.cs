@@ -95,6 +95,19 @@ public sealed class BuildOutputTests : IDisposable
         }
     }
 
+    [Fact]
+    public void Fetching_a_runtime_takes_a_lock_of_its_own_that_a_second_fetch_waits_for_and_a_build_does_not()
+    {
+        // Two notebooks fetching .NET 9 into artifacts/dotnet at once deleted each other's copy; a fetch that took the
+        // build lock would have made the pre-flight check's chapter wait for its download.
+        using BuildLock fetching = BuildLock.TakeForRuntimes("fetching .NET 9 (test)", TimeSpan.FromSeconds(30));
+        TimeoutException waited = Assert.Throws<TimeoutException>(() => BuildLock.TakeForRuntimes("a second fetch (test)", TimeSpan.FromMilliseconds(300)));
+        Assert.Contains("fetching .NET 9 (test)", waited.Message, StringComparison.Ordinal);
+
+        using BuildLock building = BuildLock.Take("a build beside the fetch (test)", BuildLock.Timeout);
+        Assert.NotEqual(BuildLock.LockPath, BuildLock.RuntimesLockPath);
+    }
+
     public void Dispose() => Directory.Delete(_root, recursive: true);
 
     /// <summary>workshop.csx's functions without the lines that build and load: what the tests call.</summary>
