@@ -99,40 +99,44 @@ public sealed class PrivateDotnet
     /// <summary>Builds (or refreshes) a root at <paramref name="root"/> over <paramref name="installed"/>.</summary>
     internal static PrivateDotnet Build(string root, string installed, IReadOnlyList<int> wanted, Action<string> log)
     {
-        Directory.CreateDirectory(Path.Combine(root, "shared"));
-        LinkInstalled(root, installed);
-
         var problems = new List<string>();
-        foreach (int major in wanted)
+        try
         {
-            if (NewestVersion(root, major) is not null)
+            // Another process (a second notebook, the pre-flight check) may be linking or fetching into the same
+            // folder: two fetches of .NET 9 at once deleted each other's copy. One process at a time, and whoever
+            // waited finds the runtime there and fetches nothing.
+            using BuildLock held = BuildLock.TakeForRuntimes($"fetching .NET {string.Join(" and ", wanted)} into {root}", BuildLock.Timeout, log);
+            Directory.CreateDirectory(Path.Combine(root, "shared"));
+            LinkInstalled(root, installed);
+            foreach (int major in wanted)
             {
-                continue;
-            }
-
-            try
-            {
-                // Another process (a second notebook, the pre-flight check) may be fetching the same runtime into the
-                // same folder: one fetch at a time, and whoever waited looks again before fetching.
-                using BuildLock held = BuildLock.TakeForRuntimes($"fetching .NET {major} into {root}", BuildLock.Timeout, log);
                 if (NewestVersion(root, major) is not null)
                 {
                     continue;
                 }
 
-                log($"Fetching .NET {major} from NuGet for {RuntimeIdentifier} (once; it is kept in artifacts/dotnet)...");
-                string version = Provision(root, installed, major);
-                log($"Fetched .NET {version}.");
+                try
+                {
+                    log($"Fetching .NET {major} from NuGet for {RuntimeIdentifier} (once; it is kept in artifacts/dotnet)...");
+                    string version = Provision(root, installed, major);
+                    log($"Fetched .NET {version}.");
+                }
+                catch (RuntimeUnavailableException e)
+                {
+                    problems.Add(e.Message);
+                    log(e.Message);
+                }
             }
-            catch (RuntimeUnavailableException e)
-            {
-                problems.Add(e.Message);
-                log(e.Message);
-            }
+        }
+        catch (TimeoutException e)
+        {
+            problems.Add(e.Message);
+            log(e.Message);
         }
 
         var versions = new Dictionary<int, string>();
-        foreach (string directory in Directory.EnumerateDirectories(Path.Combine(root, "shared", NetCoreApp)))
+        string runtimes = Path.Combine(root, "shared", NetCoreApp);
+        foreach (string directory in Directory.Exists(runtimes) ? Directory.EnumerateDirectories(runtimes) : [])
         {
             if (Version.TryParse(Path.GetFileName(directory), out Version? v) && (!versions.TryGetValue(v.Major, out string? have) || Version.Parse(have) < v))
             {

@@ -11,9 +11,11 @@ namespace PooledHttp.Workshop.Measuring;
 /// <remarks>
 /// BenchmarkDotNet names the folder after the benchmarks' assembly, the job and a counter that starts at 1 in every
 /// process (<c>BuildPartition.GetProgramName</c>), beside the assembly: two notebooks measuring at the same time from
-/// <c>artifacts/notebook-bin</c> both generate <c>PooledHttp.Workshop.Benchmarks-quick-1</c>, and the first to finish
-/// deletes the other's program (a <c>DirectoryNotFoundException</c> or "project file does not exist"). Everything else,
-/// the generated program and project included, is <see cref="CsProjGenerator"/>'s own.
+/// <c>artifacts/notebook-bin</c> both generate <c>PooledHttp.Workshop.Benchmarks-quick-1</c> (shortened on Windows), and
+/// the first to finish deletes the other's program (a <c>DirectoryNotFoundException</c> or "project file does not
+/// exist"). Everything else, the generated program and project and their cleanup included, is
+/// <see cref="CsProjGenerator"/>'s own. A process killed mid-run leaves its folder behind, as before, under a name no
+/// later process reuses unless it gets the same id; deleting <c>artifacts/</c> clears them.
 /// </remarks>
 // The settings' null paths and version mean "the defaults", as CsProjCoreToolchain.From passes them; the parameters are
 // not annotated for it.

@@ -13,8 +13,8 @@ namespace PooledHttp.Tests.Allocation;
 /// </summary>
 public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper output) : IClassFixture<ServerFixture>
 {
-    /// <summary>Measured on the 2-core machine (.NET 10.0.12, Debug build of the helpers): 2.8 KiB per
-    /// download at 64 KiB and 1 MiB, 3.0 to 5.3 KiB at 16 MiB, chunked or not. The margin absorbs
+    /// <summary>Measured on the 2-core machine (.NET 10.0.12, Release build of the helpers): 2.3 to 2.6 KiB per
+    /// download at 64 KiB and 1 MiB, 2.3 to 3.7 KiB at 16 MiB, chunked or not (the Debug build: 2.8 to 3.4 KiB). The margin absorbs
     /// runtime and core-count differences; a regression to a body-sized allocation (64 KiB and up)
     /// or to a pool that misses (tens of KiB per download) still fails.</summary>
     internal const long BoundBytesPerOperation = 8 * 1024;
@@ -88,7 +88,7 @@ public class PooledReadAllocationTests(ServerFixture fixture, ITestOutputHelper 
     /// Measured with the Release build of the probe and the library that <c>dotnet test -c Release</c> runs (2-core
     /// machine, .NET 10.0.12, the workshop's tests running beside it): 64 paced 1 MiB downloads at once, 4.7 KiB per
     /// download with a Content-Length and 4.8 KiB chunked on the default pool; 901 to 1,109 KiB on a pool of four
-    /// arrays per size (the Debug build measured 4.3 to 5.2 KiB and 614 to 1,017 KiB). Missing the pool for one
+    /// arrays per size (the Debug build measured 4.4 KiB chunked and 5.2 KiB with a Content-Length, and 614 to 1,017 KiB). Missing the pool for one
     /// 1 MiB body per round of 64 would add 16 KiB per download, so the bound catches a pool that misses at all.
     /// </summary>
     private const long BoundUnderLoad = 16 * 1024;

@@ -7,7 +7,8 @@ namespace PooledHttp.Tests.Exercising;
 
 /// <summary>
 /// <c>tools/RunExercise</c>: an exercise from a terminal, through the same <c>ExerciseNN.Run</c> call as the
-/// chapter's cell, so the same verdicts and messages. Its builds take the workshop's build lock, and the tool gets a
+/// chapter's cell, so the same verdicts and messages. The exercise builds the tool starts take the workshop's build
+/// lock (<c>dotnet run</c>'s own build of the tool finds it built by <c>dotnet test -c Release</c>), and the tool gets a
 /// run context of the test's own, never the test process's, so it runs beside the other tests.
 /// </summary>
 public class RunExerciseTests

@@ -4,7 +4,8 @@ using PooledHttp.Workshop.Notebooks;
 
 namespace PooledHttp.Tests.Notebooks;
 
-/// <summary>The one rule for reusing a build (<see cref="BuildOutput"/>), and workshop.csx's copy of it.</summary>
+/// <summary>The one rule for reusing a build (<see cref="BuildOutput"/>), workshop.csx's copy of it, and the locks.</summary>
+[Collection(PooledHttp.Tests.Support.SerialTests.Name)] // holds the machine-wide locks with short timeouts, which a notebook's build or fetch would outlast
 public sealed class BuildOutputTests : IDisposable
 {
     private readonly string _root = Directory.CreateTempSubdirectory("pooledhttp-build-").FullName;
