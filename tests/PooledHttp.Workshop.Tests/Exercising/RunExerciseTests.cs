@@ -17,10 +17,7 @@ public class RunExerciseTests
 
     /// <summary>The README's command, as a learner types it at the repository root: with no run context unless <paramref name="environment"/> gives one.</summary>
     private static Task<ChildResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] arguments)
-        => ChildProcess.RunAsync("dotnet", ["run", "-c", "Release", "--project", Path.Combine("tools", "RunExercise"), "--", .. arguments], TimeSpan.FromMinutes(10), environment ?? NoRunContext, workingDirectory: Root);
-
-    /// <summary>An empty run context is none (<see cref="RunContext.Current"/>).</summary>
-    private static readonly Dictionary<string, string> NoRunContext = new() { [RunContext.Variable] = string.Empty };
+        => ChildProcess.RunAsync("dotnet", ["run", "-c", "Release", "--project", Path.Combine("tools", "RunExercise"), "--", .. arguments], TimeSpan.FromMinutes(10), environment ?? ToolEnvironment.WithoutRunContext, workingDirectory: Root);
 
     [Fact]
     public async Task A_stub_is_reported_not_done_with_the_notebooks_message_and_a_failing_exit_code()

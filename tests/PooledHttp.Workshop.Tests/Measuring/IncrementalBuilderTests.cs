@@ -100,8 +100,6 @@ public sealed class IncrementalBuilderTests : IDisposable
         return (generated, WorkshopToolchain.ForThisRuntime.Builder.Build(generated, partition, new AccumulationLogger()));
     }
 
-    private GenerateResult Generate(TimeSpan timeout) => Generate(timeout, out _);
-
     private GenerateResult Generate(TimeSpan timeout, out BuildPartition partition)
     {
         IConfig config = ManualConfig.CreateEmpty()

@@ -13,7 +13,7 @@ public class RunBenchmarkTests
 
     /// <summary>The README's command: in Release, as BenchmarkDotNet requires of the assembly that holds the benchmarks.</summary>
     private static Task<ChildResult> RunAsync(params string[] arguments)
-        => ChildProcess.RunAsync("dotnet", ["run", "-c", "Release", "--project", Path.Combine("tools", "RunBenchmark"), "--", .. arguments], TimeSpan.FromMinutes(10), new Dictionary<string, string> { [PooledHttp.Workshop.Server.RunContext.Variable] = string.Empty }, workingDirectory: Root);
+        => ChildProcess.RunAsync("dotnet", ["run", "-c", "Release", "--project", Path.Combine("tools", "RunBenchmark"), "--", .. arguments], TimeSpan.FromMinutes(10), ToolEnvironment.WithoutRunContext, workingDirectory: Root);
 
     [Fact]
     public async Task A_filtered_benchmark_runs_against_the_tools_server_with_the_memory_diagnoser()
