@@ -31,6 +31,27 @@ public class NotebookExecutionTests
     }
 
     [Fact]
+    public void The_notebook_shards_are_queued_before_every_other_collection()
+    {
+        // The collections as xunit's own factory names them (one per class), so the orderer's match is pinned to xunit's names.
+        var assembly = new Xunit.Sdk.TestAssembly(Xunit.Sdk.Reflector.Wrap(typeof(NotebookRun).Assembly));
+        var factory = new Xunit.Sdk.CollectionPerClassTestCollectionFactory(assembly, new Xunit.Sdk.NullMessageSink());
+        Type[] shardClasses = [.. typeof(NotebookRun).Assembly.GetTypes().Where(t => t.IsSubclassOf(typeof(NotebookRun)))];
+        Type[] others = [typeof(NotebookExecutionTests), typeof(ChartLibrariesTests), typeof(Runner.KernelFidelityTests)];
+        Xunit.Abstractions.ITestCollection[] collections = [.. others.Concat(shardClasses).Select(t => factory.Get(Xunit.Sdk.Reflector.Wrap(t)))];
+
+        var ordered = new NotebookShardsFirst().OrderTestCollections(collections).ToArray();
+
+        // And xunit is told to use it: the attribute names this type in this assembly.
+        var named = typeof(NotebookRun).Assembly.GetCustomAttributesData().Single(a => a.AttributeType == typeof(TestCollectionOrdererAttribute));
+        Assert.Equal([typeof(NotebookShardsFirst).FullName, typeof(NotebookShardsFirst).Assembly.GetName().Name], named.ConstructorArguments.Select(a => (string?)a.Value));
+
+        Assert.Equal(collections.Length, ordered.Length);
+        Assert.All(ordered.Take(shardClasses.Length), c => Assert.True(NotebookShardsFirst.IsShard(c), c.DisplayName));
+        Assert.All(ordered.Skip(shardClasses.Length), c => Assert.False(NotebookShardsFirst.IsShard(c), c.DisplayName));
+    }
+
+    [Fact]
     public void Every_notebook_sets_up_in_two_short_cells_that_work_in_the_kernel_and_the_runner()
     {
         foreach (string path in Directory.EnumerateFiles(Path.Combine(Root, "notebooks"), "*.ipynb"))
