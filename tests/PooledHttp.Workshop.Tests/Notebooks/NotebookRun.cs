@@ -28,9 +28,9 @@ public abstract class NotebookRun(ITestOutputHelper output)
         .Select(path => Path.GetFileName(path)).Order(StringComparer.Ordinal).ToArray();
 
     /// <summary>
-    /// Seconds each notebook's test took, run one at a time on the 2-core workshop machine (2026-11-26, quick profile),
-    /// to deal the shards even: dealt in turn, one shard got 02, 04a and 07, half the series' time. Only the deal
-    /// uses them; a notebook not listed weighs <see cref="UnlistedSeconds"/>.
+    /// Seconds each notebook's test took, run one at a time on the 2-core workshop machine (2026-11-26), to deal the
+    /// shards even: dealt in turn, one shard got 02, 04a and 07, two fifths of the series' time. Only the deal uses
+    /// them; a notebook not listed weighs <see cref="UnlistedSeconds"/>.
     /// </summary>
     private static readonly Dictionary<string, double> MeasuredSeconds = new(StringComparer.Ordinal)
     {
@@ -52,7 +52,8 @@ public abstract class NotebookRun(ITestOutputHelper output)
 
     /// <summary>
     /// The notebooks of the <paramref name="shard"/>th shard: the longest first, each to the shard with the least time so
-    /// far, so the shards end close together.
+    /// far, so each shard's notebooks add up to about the same time. They still do not end together: the first notebook
+    /// of each shard also waits for the builds, and chapter 02 for fetching .NET 8 and 9.
     /// </summary>
     public static TheoryData<string> Shard(int shard)
     {

@@ -10,9 +10,11 @@ namespace PooledHttp.Tests.Support;
 /// Starts the notebook shards before every other collection, in xunit's own order after them.
 /// </summary>
 /// <remarks>
-/// xunit 2 queues the parallel collections in this order and starts as many tests as <c>maxParallelThreads</c> allows;
-/// later ones start as earlier ones finish. The shards are the run's longest tests by far (three to four minutes each):
-/// queued behind short collections, one of them started eight minutes into a run and kept the others waiting at the
+/// xunit 2 hands the parallel collections to the thread pool in this order and runs as many collections at once as
+/// <c>maxParallelThreads</c> allows; the others wait for one to finish. The pool promises no order, but in practice
+/// it keeps this one: in a fresh-clone run the three shards started first and nothing else started before one ended.
+/// The shards are the run's longest collections by far (three to four minutes each alone, six to eight beside each
+/// other): queued behind short collections, one of them once started eight minutes into a run and ran on alone at the
 /// end with a core idle. The collections that run alone (<c>SerialTests</c>) still come after all of these.
 /// </remarks>
 public sealed class NotebookShardsFirst : ITestCollectionOrderer
