@@ -31,7 +31,7 @@ public static class MeasurementProfile
 
     /// <summary>
     /// The quick profile's iteration length. An operation longer than two thirds of it, such as a 64 MiB download
-    /// (150 ms or more on the workshop machine), runs once per iteration without a pilot (BenchmarkDotNet's <c>EngineFactory</c>).
+    /// (about 140 ms or more on the workshop machine), runs once per iteration without a pilot (BenchmarkDotNet's <c>EngineFactory</c>).
     /// </summary>
     public static readonly TimeInterval QuickIterationTime = TimeInterval.FromMilliseconds(100);
 
