@@ -16,9 +16,6 @@ internal sealed class BuildLock : IDisposable
     /// <summary>The lock file: held open, unshared, for as long as a build runs.</summary>
     public static readonly string LockPath = Path.Combine(Path.GetTempPath(), "pooledhttp", "build.lock");
 
-    /// <summary>One line the holder writes once it holds the lock, so whoever waits can say what for.</summary>
-    public static readonly string HolderPath = LockPath + ".holder";
-
     /// <summary>The lock file of fetching runtimes: two processes fetching .NET 9 at once deleted each other's copy.</summary>
     public static readonly string RuntimesLockPath = Path.Combine(Path.GetTempPath(), "pooledhttp", "runtimes.lock");
 
@@ -38,15 +35,17 @@ internal sealed class BuildLock : IDisposable
     /// </summary>
     /// <exception cref="TimeoutException">Another build held the lock for longer; the message names it.</exception>
     public static BuildLock Take(string build, TimeSpan timeout, Action<string>? waiting = null)
-        => Take(LockPath, build, timeout, waiting);
+        => Take(LockPath, "build", build, timeout, waiting);
 
     /// <summary>Takes the lock of fetching runtimes, as <see cref="Take(string, TimeSpan, Action{string}?)"/> takes the build lock.</summary>
     /// <exception cref="TimeoutException">Another fetch held the lock for longer; the message names it.</exception>
     public static BuildLock TakeForRuntimes(string fetch, TimeSpan timeout, Action<string>? waiting = null)
-        => Take(RuntimesLockPath, fetch, timeout, waiting);
+        => Take(RuntimesLockPath, "fetch", fetch, timeout, waiting);
 
-    private static BuildLock Take(string lockPath, string build, TimeSpan timeout, Action<string>? waiting)
+    // kind: what holds this lock, in one word ("build", "fetch"), for the messages.
+    private static BuildLock Take(string lockPath, string kind, string build, TimeSpan timeout, Action<string>? waiting)
     {
+        // One line the holder writes once it holds the lock, so whoever waits can say what for.
         string holderPath = lockPath + ".holder";
         Directory.CreateDirectory(Path.GetDirectoryName(lockPath)!);
         var waited = Stopwatch.StartNew();
@@ -63,7 +62,7 @@ internal sealed class BuildLock : IDisposable
             {
                 if (!told)
                 {
-                    waiting?.Invoke($"{build}: waiting for another build to finish: {Holder(holderPath)}");
+                    waiting?.Invoke($"{build}: waiting for another {kind} to finish: {Holder(holderPath)}");
                     told = true;
                 }
 
@@ -71,14 +70,12 @@ internal sealed class BuildLock : IDisposable
             }
             catch (IOException)
             {
-                throw new TimeoutException($"{build}: another build held {lockPath} for longer than {timeout.TotalSeconds:0} s: {Holder(holderPath)}. If no build is running, delete that file.");
+                throw new TimeoutException($"{build}: another {kind} held {lockPath} for longer than {timeout.TotalSeconds:0} s: {Holder(holderPath)}. If no {kind} is running, delete that file.");
             }
         }
     }
 
     /// <summary>What the holder wrote, or a sentence saying it wrote nothing (a build older than this rule, or one that just started).</summary>
-    public static string Holder() => Holder(HolderPath);
-
     private static string Holder(string holderPath)
     {
         try
