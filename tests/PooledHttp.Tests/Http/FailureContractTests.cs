@@ -97,11 +97,26 @@ public sealed class FailureContractTests : IAsyncLifetime
             using PooledBuffer body = await response.ReadPooledAsync(pool: pool);
         });
 
-        HttpRequestException runtimeFailure = Assert.IsType<HttpRequestException>(runtime);
-        HttpRequestException pooledFailure = Assert.IsType<HttpRequestException>(pooled);
-        Assert.Equal(runtimeFailure.HttpRequestError, pooledFailure.HttpRequestError);
-        Assert.Equal(runtimeFailure.InnerException?.GetType(), pooledFailure.InnerException?.GetType());
+        // What the closed connection raises depends on where the close finds the read, for either reader: an
+        // IOException (error Unknown), an HttpIOException (ResponseEnded) or an ObjectDisposedException (this machine,
+        // 40 disposals each: 35 and 5 of the first two for both readers; CI once saw the third from the pooled read
+        // and the first from the runtime's in one run). So the two reads are not compared case by case; each must
+        // follow the runtime's wrapping rule, checked on the runtime's own exception as well.
+        AssertWrappedAsHttpContentWraps(runtime);
+        AssertWrappedAsHttpContentWraps(pooled);
         pool.AssertBalanced();
+    }
+
+    /// <summary>
+    /// <c>HttpContent.WrapStreamCopyException</c> (dotnet/runtime, HttpContent.cs): an HttpRequestException around
+    /// the stream's IOException or ObjectDisposedException, whose error is the inner HttpIOException's or Unknown.
+    /// </summary>
+    private static void AssertWrappedAsHttpContentWraps(Exception thrown)
+    {
+        HttpRequestException failure = Assert.IsType<HttpRequestException>(thrown);
+        Exception? inner = failure.InnerException;
+        Assert.True(inner is IOException or ObjectDisposedException, $"not the stream's failure inside: {thrown}");
+        Assert.Equal(inner is HttpIOException io ? io.HttpRequestError : HttpRequestError.Unknown, failure.HttpRequestError);
     }
 
     [Fact]
