@@ -1,23 +1,23 @@
 using System.Text.Json.Nodes;
-using Microsoft.AspNetCore.Html;
-using System.Text.Encodings.Web;
+using Microsoft.DotNet.Interactive.Formatting;
 
 namespace NotebookRunner;
 
 /// <summary>
-/// One output of an executed cell, in the shape nbformat 4 stores it. Display outputs stay mutable:
-/// <c>DisplayedValue.Update</c> replaces their data in place, as the kernel's
-/// <c>DisplayedValueUpdated</c> event does in an editor.
+/// One output of an executed cell, in the shape nbformat 4 stores it and Jupyter saves it: the kernel's formatted
+/// values as a MIME bundle. Display outputs stay mutable: a <c>DisplayedValueUpdated</c> for the same value id
+/// replaces their data in place, as Jupyter's <c>update_display_data</c> does.
 /// </summary>
 internal sealed class CellOutput
 {
     private const string Html = "text/html";
     private const string Plain = "text/plain";
 
-    private CellOutput(JsonObject json, string kind)
+    private CellOutput(JsonObject json, string kind, string? displayId = null)
     {
         Json = json;
         Kind = kind;
+        DisplayId = displayId;
     }
 
     /// <summary>The output as it goes into the .ipynb file.</summary>
@@ -26,11 +26,15 @@ internal sealed class CellOutput
     /// <summary>"stdout", "stderr", "display_data", "execute_result" or "error".</summary>
     public string Kind { get; }
 
+    /// <summary>
+    /// The kernel's value id, which Jupyter's front ends keep as the output's transient <c>display_id</c> and
+    /// nbformat does not store: what an update names.
+    /// </summary>
+    public string? DisplayId { get; }
+
     public bool IsError => Kind == "error";
 
     public bool IsHtml => Json["data"]?[Html] is not null;
-
-    public IReadOnlyCollection<string> MimeTypes => Json["data"] is JsonObject data ? data.Select(p => p.Key).ToArray() : [];
 
     /// <summary>Console text; the runner appends to the last stream output while the same stream keeps writing.</summary>
     public static CellOutput Stream(string name) => new(new JsonObject
@@ -40,28 +44,30 @@ internal sealed class CellOutput
         ["text"] = string.Empty,
     }, name);
 
-    public static CellOutput Display(object? value, string[] mimeTypes) => new(new JsonObject
+    /// <summary>A <c>DisplayedValueProduced</c>: <c>display_data</c> carrying every formatted value the kernel sent.</summary>
+    public static CellOutput Display(IEnumerable<FormattedValue> values, string displayId) => new(new JsonObject
     {
         ["output_type"] = "display_data",
-        ["data"] = Format(value, mimeTypes),
+        ["data"] = Bundle(values),
         ["metadata"] = new JsonObject(),
-    }, "display_data");
+    }, "display_data", displayId);
 
-    /// <summary>A cell's trailing expression, as the kernel's <c>ReturnValueProduced</c>.</summary>
-    public static CellOutput Result(object? value, int executionCount) => new(new JsonObject
+    /// <summary>A <c>ReturnValueProduced</c>: the cell's trailing expression.</summary>
+    public static CellOutput Result(IEnumerable<FormattedValue> values, int executionCount, string displayId) => new(new JsonObject
     {
         ["output_type"] = "execute_result",
         ["execution_count"] = executionCount,
-        ["data"] = Format(value, []),
+        ["data"] = Bundle(values),
         ["metadata"] = new JsonObject(),
-    }, "execute_result");
+    }, "execute_result", displayId);
 
-    public static CellOutput Error(string name, string message, string detail) => new(new JsonObject
+    /// <summary>A <c>CommandFailed</c>, with the name, message and traceback Jupyter's .NET kernel sends for it.</summary>
+    public static CellOutput Error(string name, string message, IEnumerable<string> traceback) => new(new JsonObject
     {
         ["output_type"] = "error",
         ["ename"] = name,
         ["evalue"] = message,
-        ["traceback"] = new JsonArray(detail.Split('\n').Select(l => (JsonNode?)JsonValue.Create(l.TrimEnd('\r'))).ToArray()),
+        ["traceback"] = new JsonArray([.. traceback.Select(l => (JsonNode?)JsonValue.Create(l.TrimEnd('\r')))]),
     }, "error");
 
     /// <summary>Text of an output, for the console and for messages.</summary>
@@ -74,44 +80,18 @@ internal sealed class CellOutput
 
     public void Append(string text) => Json["text"] = (string?)Json["text"] + text;
 
-    public void Replace(object? value, string[] mimeTypes) => Json["data"] = Format(value, mimeTypes);
+    /// <summary>Replaces this display's data with an update's formatted values.</summary>
+    public void Replace(IEnumerable<FormattedValue> values) => Json["data"] = Bundle(values);
 
-    /// <summary>
-    /// The kernel's choice of representation: with no MIME type asked for, an <see cref="IHtmlContent"/>
-    /// is written as HTML (its HTML formatter calls <c>WriteTo</c>), so is a value whose type has an HTML
-    /// formatter registered with <c>Formatter.Register</c>, and a string is plain text. Other
-    /// objects the kernel renders as an HTML table of their properties; the runner shows their
-    /// <c>ToString()</c>, so a notebook that wants HTML must hand over HTML, in both hosts.
-    /// </summary>
-    private static JsonObject Format(object? value, string[] mimeTypes)
+    /// <summary>One entry per MIME type, as the .NET kernel's Jupyter front end keys a display's data.</summary>
+    private static JsonObject Bundle(IEnumerable<FormattedValue> values)
     {
-        string[] wanted = mimeTypes.Where(m => !string.IsNullOrWhiteSpace(m)).ToArray();
-        if (wanted.Length == 0)
-        {
-            wanted = [value is IHtmlContent || Microsoft.DotNet.Interactive.Formatting.Formatter.Has(value, Html) ? Html : Plain];
-        }
-
         var data = new JsonObject();
-        foreach (string mime in wanted)
+        foreach (FormattedValue value in values)
         {
-            data[mime] = mime == Html ? HtmlOf(value) : value?.ToString() ?? "<null>";
+            data[value.MimeType] = value.MimeType == "application/json" ? JsonNode.Parse(value.Value) : value.Value;
         }
 
         return data;
     }
-
-    private static string WriteHtml(IHtmlContent content)
-    {
-        using var writer = new StringWriter();
-        content.WriteTo(writer, HtmlEncoder.Default);
-        return writer.ToString();
-    }
-
-    private static string HtmlOf(object? value) => value switch
-    {
-        _ when Microsoft.DotNet.Interactive.Formatting.Formatter.TryFormat(value, Html, out string registered) => registered,
-        IHtmlContent html => WriteHtml(html),
-        null => "<null>",
-        _ => System.Net.WebUtility.HtmlEncode(value.ToString() ?? string.Empty),
-    };
 }

@@ -1,104 +1,174 @@
-using System.Text;
+using Microsoft.DotNet.Interactive;
+using Microsoft.DotNet.Interactive.Events;
+using Microsoft.DotNet.Interactive.Formatting;
 
 namespace NotebookRunner;
 
 /// <summary>
-/// The outputs of the cell that is running, in the order they happened: console text and displays
-/// interleaved, stdout and stderr as streams of their own, as the kernel reports them to an editor.
-/// One notebook runs per process, so the running cell is process-wide, like the kernel's
-/// <c>KernelInvocationContext.Current</c> for a cell that starts threads of its own.
+/// A notebook's outputs as Jupyter records them from the .NET kernel's events (dotnet/interactive,
+/// <c>src/Microsoft.DotNet.Interactive.Jupyter/ExecuteRequestHandler.cs</c>, and nbclient): console text and displays
+/// in the order they happened, stdout and stderr as streams of their own, a cell's diagnostics on stderr, a
+/// failure as an error output; an update replaces the data of every output that carries its value id, in any cell,
+/// and changes nothing when none does. Everything is echoed to the runner's console as it happens.
 /// </summary>
-internal sealed class CellOutputs : Microsoft.DotNet.Interactive.IDisplaySink
+internal sealed class CellOutputs
 {
-    private static readonly object Gate = new();
-
-    private readonly List<CellOutput> _outputs = [];
+    private readonly Lock _gate = new();
     private readonly TextWriter _live;
+    private readonly Dictionary<string, List<CellOutput>> _displays = new(StringComparer.Ordinal);
+    private List<CellOutput> _cell = [];
+    private int _executionCount;
+    private readonly List<string> _errors = [];
 
-    private CellOutputs(TextWriter live) => _live = live;
+    /// <param name="live">The runner's console: what the kernel sends is echoed there as it comes.</param>
+    public CellOutputs(TextWriter live) => _live = live;
 
-    /// <summary>Starts collecting for a cell; <paramref name="live"/> echoes what happens, for the runner's console.</summary>
-    public static CellOutputs Begin(TextWriter live)
+    /// <summary>Starts recording the cell that runs next.</summary>
+    public void Begin(int executionCount)
     {
-        var outputs = new CellOutputs(live);
-        Microsoft.DotNet.Interactive.DisplaySink.Current = outputs; // where display() of this cell goes
-        return outputs;
+        lock (_gate)
+        {
+            _cell = [];
+            _errors.Clear();
+            _executionCount = executionCount;
+        }
     }
 
-    /// <summary>Outputs so far, in order.</summary>
+    /// <summary>The running cell's outputs so far, in order.</summary>
     public List<CellOutput> Snapshot()
     {
-        lock (Gate)
+        lock (_gate)
         {
-            return [.. _outputs];
+            return [.. _cell];
         }
     }
 
-    public void Add(CellOutput output)
+    /// <summary>
+    /// Why the cell failed, as the kernel said it: the error diagnostics of a cell that does not compile, or the
+    /// exception's message; null while it has not failed.
+    /// </summary>
+    public string? Failure
     {
-        lock (Gate)
+        get
         {
-            _outputs.Add(output);
+            lock (_gate)
+            {
+                return _errors.Count == 0 ? null : string.Join(Environment.NewLine, _errors);
+            }
         }
     }
 
-    public object Display(object? value, string[] mimeTypes)
+    /// <summary>Records one event of the kernel.</summary>
+    public void On(KernelEvent kernelEvent)
     {
-        CellOutput output = CellOutput.Display(value, mimeTypes);
-        Add(output);
-        _live.WriteLine($"   [display] {output.Text}");
-        return output;
+        lock (_gate)
+        {
+            switch (kernelEvent)
+            {
+                case StandardOutputValueProduced output:
+                    Write("stdout", PlainText(output));
+                    break;
+                case StandardErrorValueProduced or ErrorProduced:
+                    Write("stderr", PlainText((DisplayEvent)kernelEvent));
+                    break;
+                case DisplayedValueProduced displayed:
+                    Add(CellOutput.Display(displayed.FormattedValues, displayed.ValueId));
+                    break;
+                case ReturnValueProduced { Value: not DisplayedValue } returned:
+                    Add(CellOutput.Result(returned.FormattedValues, _executionCount, returned.ValueId));
+                    break;
+                case DisplayedValueUpdated updated:
+                    Update(updated);
+                    break;
+                case DiagnosticsProduced { FormattedDiagnostics.Count: > 0 } diagnostics:
+                    // Jupyter's .NET kernel sends a cell's warnings and errors as stderr text, spaced apart.
+                    string text = string.Join(Environment.NewLine + Environment.NewLine, diagnostics.FormattedDiagnostics.Select(d => d.Value));
+                    Write("stderr", Environment.NewLine + text + Environment.NewLine + Environment.NewLine);
+                    _errors.AddRange(diagnostics.Diagnostics.Where(d => d.Severity == Microsoft.CodeAnalysis.DiagnosticSeverity.Error).Select(d => d.ToString()));
+                    break;
+                case CommandFailed failed:
+                    Fail(failed);
+                    break;
+            }
+        }
     }
 
-    public void Update(object output, object? value, string[] mimeTypes)
+    private void Fail(CommandFailed failed)
     {
-        var shown = (CellOutput)output;
-        lock (Gate)
+        if (failed.Exception is CodeSubmissionCompilationErrorException)
         {
-            shown.Replace(value, mimeTypes);
+            // As Jupyter's .NET kernel: the diagnostics went to stderr already, the error output only names the kind.
+            Add(CellOutput.Error("Error", "compilation error", []));
+            if (_errors.Count == 0)
+            {
+                _errors.Add(failed.Message);
+            }
+        }
+        else
+        {
+            string[] traceback = failed.Exception is { } e ? [e.ToString()] : [failed.Message];
+            Add(CellOutput.Error("Error", failed.Message, traceback));
+            _errors.Add(failed.Exception is { } shown ? $"{shown.GetType().Name}: {shown.Message}" : failed.Message);
         }
 
-        _live.WriteLine($"   [update] {shown.Text}");
+        _live.WriteLine($"   [error] {_errors[^1]}");
     }
 
-    public void UpdateNothing(object? value)
-        => _live.WriteLine($"   [update of a display() handle: no output carries its id, so nothing changes, as in the kernel] {value}");
+    private void Add(CellOutput output)
+    {
+        _cell.Add(output);
+        if (output.DisplayId is { } id)
+        {
+            if (!_displays.TryGetValue(id, out List<CellOutput>? same))
+            {
+                _displays[id] = same = [];
+            }
 
-    /// <summary>A writer that appends to this cell's <paramref name="stream"/> output and echoes live.</summary>
-    public TextWriter Writer(string stream) => new StreamWriter(this, stream);
+            same.Add(output);
+        }
+
+        if (!output.IsError)
+        {
+            _live.WriteLine($"   [display] {output.Text}");
+        }
+    }
+
+    private void Update(DisplayedValueUpdated updated)
+    {
+        if (updated.ValueId is not { } id || !_displays.TryGetValue(id, out List<CellOutput>? shown))
+        {
+            // What the kernel's display(value).Update(...) sends: an id no output carries (see the kit's LiveOutput).
+            _live.WriteLine($"   [update for an id no output carries: nothing changes, as in Jupyter] {PlainText(updated)}");
+            return;
+        }
+
+        foreach (CellOutput output in shown)
+        {
+            output.Replace(updated.FormattedValues);
+        }
+
+        _live.WriteLine($"{ProgressConsole.UpdateMarker.PadLeft(ProgressConsole.UpdateMarker.Length + 3)}{shown[0].Text}");
+    }
 
     private void Write(string stream, string text)
     {
-        lock (Gate)
+        if (text.Length == 0)
         {
-            // Consecutive writes to one stream are one output; a display in between starts a new one.
-            if (_outputs.Count == 0 || _outputs[^1].Kind != stream)
-            {
-                _outputs.Add(CellOutput.Stream(stream));
-            }
-
-            _outputs[^1].Append(text);
+            return;
         }
 
+        // Consecutive writes to one stream are one output; a display in between starts a new one.
+        if (_cell.Count == 0 || _cell[^1].Kind != stream)
+        {
+            _cell.Add(CellOutput.Stream(stream));
+        }
+
+        _cell[^1].Append(text);
         _live.Write(text);
     }
 
-    private sealed class StreamWriter(CellOutputs outputs, string stream) : TextWriter
-    {
-        public override Encoding Encoding => Encoding.UTF8;
-
-        public override void Write(char value) => outputs.Write(stream, value.ToString());
-
-        public override void Write(string? value)
-        {
-            if (!string.IsNullOrEmpty(value))
-            {
-                outputs.Write(stream, value);
-            }
-        }
-
-        public override void Write(char[] buffer, int index, int count) => Write(new string(buffer, index, count));
-
-        public override void WriteLine(string? value) => Write(value + Environment.NewLine);
-    }
+    private static string PlainText(DisplayEvent displayEvent)
+        => displayEvent.FormattedValues.FirstOrDefault(v => v.MimeType == PlainTextFormatter.MimeType)?.Value
+           ?? displayEvent.Value?.ToString()
+           ?? string.Empty;
 }

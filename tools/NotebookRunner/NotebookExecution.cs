@@ -22,7 +22,8 @@ internal static class NotebookExecution
 
         string directory = Path.GetDirectoryName(path)!;
         Environment.CurrentDirectory = directory; // as in an editor: the kernel starts in the notebook's folder
-        var session = new ScriptSession(directory);
+        TextWriter live = Console.Out; // before the kernel swaps the console for its own, per cell
+        using var session = new KernelSession(live);
         var clock = Stopwatch.StartNew();
         List<NotebookFile.Cell> cells = notebook.CodeCells.ToList();
         string executedPath = Path.Combine(output, "notebooks", notebook.Name + ".ipynb");
@@ -38,8 +39,8 @@ internal static class NotebookExecution
             }
 
             var cellClock = Stopwatch.StartNew();
-            Console.WriteLine($"-- {notebook.Name} cell {cell.Number}: {FirstLine(cell.Source)}");
-            Task<List<CellOutput>> run = session.RunAsync(cell.Source, ++executed, Console.Out);
+            live.WriteLine($"-- {notebook.Name} cell {cell.Number}: {FirstLine(cell.Source)}");
+            Task<(List<CellOutput> Outputs, string? Failure)> run = session.RunAsync(cell.Source, ++executed);
             if (await Task.WhenAny(run, Task.Delay(cellTimeout)) != run)
             {
                 failure = $"cell {cell.Number}: still running after {cellTimeout.TotalMinutes} minutes";
@@ -50,12 +51,12 @@ internal static class NotebookExecution
                 return 3; // a hung cell cannot be cancelled; this process ends and the next notebook gets a fresh one
             }
 
-            List<CellOutput> outputs = await run;
+            (List<CellOutput> outputs, string? failed) = await run;
             cell.SetOutputs(outputs, executed);
-            Console.WriteLine($"   done in {cellClock.Elapsed.TotalSeconds:0.0} s ({outputs.Count(o => o.IsHtml)} HTML output(s))");
-            if (outputs.FirstOrDefault(o => o.IsError) is { } error)
+            live.WriteLine($"   done in {cellClock.Elapsed.TotalSeconds:0.0} s ({outputs.Count(o => o.IsHtml)} HTML output(s))");
+            if (failed is not null)
             {
-                failure = $"cell {cell.Number}: {error.Json["ename"]}: {error.Json["evalue"]}";
+                failure = $"cell {cell.Number}: {failed}";
                 break;
             }
         }

@@ -1,5 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Microsoft.DotNet.Interactive.Documents;
+using Microsoft.DotNet.Interactive.Documents.Jupyter;
 
 namespace NotebookRunner;
 
@@ -29,20 +31,6 @@ internal sealed class NotebookFile
 
     public IEnumerable<Cell> CodeCells => Cells.Where(c => c.IsCode);
 
-    /// <summary>
-    /// The cell kernels a .dib line <c>#!name</c> starts a cell for, as dotnet/interactive's
-    /// <c>CodeSubmission.Parse</c> (src/Microsoft.DotNet.Interactive.Documents) splits on the names and aliases of
-    /// the kernels it knows; any other <c>#!</c> line (<c>#!time</c>, say) is a magic command inside its cell.
-    /// </summary>
-    private static readonly Dictionary<string, string> DibKernels = new(StringComparer.Ordinal)
-    {
-        ["csharp"] = "csharp", ["c#"] = "csharp", ["C#"] = "csharp", ["cs"] = "csharp",
-        ["fsharp"] = "fsharp", ["f#"] = "fsharp", ["F#"] = "fsharp", ["fs"] = "fsharp",
-        ["pwsh"] = "pwsh", ["powershell"] = "pwsh", ["javascript"] = "javascript", ["js"] = "javascript",
-        ["html"] = "html", ["sql"] = "sql", ["kql"] = "kql", ["mermaid"] = "mermaid", ["value"] = "value", ["http"] = "http",
-        ["markdown"] = "markdown", ["md"] = "markdown",
-    };
-
     public static NotebookFile Load(string path)
     {
         if (path.EndsWith(".dib", StringComparison.OrdinalIgnoreCase))
@@ -64,82 +52,14 @@ internal sealed class NotebookFile
     }
 
     /// <summary>
-    /// A .dib as nbformat 4.5, split as <c>CodeSubmission.Parse</c> splits it: lines before the first kernel line
-    /// belong to C#, the default kernel; <c>#!meta</c> and the lines after it up to the next <c>#!</c> line are
-    /// metadata; every line <c>#!kernel</c> starts a cell of that kernel; leading and trailing empty lines are not
-    /// part of a cell, and a cell left empty is no cell.
+    /// A .dib read by the kernel's own document reader (dotnet/interactive, <c>CodeSubmission.Parse</c> in
+    /// src/Microsoft.DotNet.Interactive.Documents), with the kernels the tool knows, and turned into .ipynb by the same
+    /// library, as an editor saves it.
     /// </summary>
     private static JsonObject FromDib(string text)
     {
-        var cells = new JsonArray();
-        string kernel = "csharp";
-        var lines = new List<string>();
-
-        void Flush()
-        {
-            int first = lines.FindIndex(l => l.Length > 0);
-            if (first < 0)
-            {
-                lines.Clear();
-                return;
-            }
-
-            int last = lines.FindLastIndex(l => l.Length > 0);
-            string[] kept = [.. lines.GetRange(first, last - first + 1)];
-            JsonArray source = new([.. kept.Select((l, i) => (JsonNode?)JsonValue.Create(i < kept.Length - 1 ? l + "\n" : l))]);
-            string id = $"dib-{cells.Count + 1}";
-            cells.Add(kernel == "markdown"
-                ? new JsonObject { ["cell_type"] = "markdown", ["id"] = id, ["metadata"] = new JsonObject(), ["source"] = source }
-                : new JsonObject
-                {
-                    ["cell_type"] = "code",
-                    ["execution_count"] = null,
-                    ["id"] = id,
-                    ["metadata"] = new JsonObject { ["polyglot_notebook"] = new JsonObject { ["kernelName"] = kernel } },
-                    ["outputs"] = new JsonArray(),
-                    ["source"] = source,
-                });
-            lines.Clear();
-        }
-
-        string[] all = text.Replace("\r\n", "\n", StringComparison.Ordinal).Split('\n');
-        bool metadataSeen = false;
-        for (int i = 0; i < all.Length; i++)
-        {
-            string line = all[i];
-            if (!metadataSeen && line.StartsWith("#!meta", StringComparison.Ordinal))
-            {
-                metadataSeen = true;
-                while (i < all.Length - 1 && !all[i + 1].StartsWith("#!", StringComparison.Ordinal))
-                {
-                    i++;
-                }
-
-                continue;
-            }
-
-            if (line.StartsWith("#!", StringComparison.Ordinal) && DibKernels.TryGetValue(line[2..].TrimEnd(), out string? next))
-            {
-                Flush();
-                kernel = next;
-                continue;
-            }
-
-            lines.Add(line);
-        }
-
-        Flush();
-        return new JsonObject
-        {
-            ["cells"] = cells,
-            ["metadata"] = new JsonObject
-            {
-                ["kernelspec"] = new JsonObject { ["display_name"] = ".NET (C#)", ["language"] = "C#", ["name"] = ".net-csharp" },
-                ["language_info"] = new JsonObject { ["name"] = "C#" },
-            },
-            ["nbformat"] = 4,
-            ["nbformat_minor"] = 5,
-        };
+        InteractiveDocument document = CodeSubmission.Parse(text, KernelSession.DibKernels());
+        return JsonNode.Parse(document.ToJupyterJson("C#"))!.AsObject();
     }
 
     public void Save(string path)
