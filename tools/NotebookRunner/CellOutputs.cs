@@ -84,7 +84,12 @@ internal sealed class CellOutputs
                     // Jupyter's .NET kernel sends a cell's warnings and errors as stderr text, spaced apart.
                     string text = string.Join(Environment.NewLine + Environment.NewLine, diagnostics.FormattedDiagnostics.Select(d => d.Value));
                     Write("stderr", Environment.NewLine + text + Environment.NewLine + Environment.NewLine);
-                    _errors.AddRange(diagnostics.Diagnostics.Where(d => d.Severity == Microsoft.CodeAnalysis.DiagnosticSeverity.Error).Select(d => d.ToString()));
+                    // The failure names each error as the compiler wrote it ("(1,18): error CS0246: ..."): the formatted
+                    // diagnostics come in the same order as the diagnostics they format.
+                    _errors.AddRange(diagnostics.Diagnostics
+                        .Zip(diagnostics.FormattedDiagnostics, (d, formatted) => (d.Severity, formatted.Value))
+                        .Where(d => d.Severity == Microsoft.CodeAnalysis.DiagnosticSeverity.Error)
+                        .Select(d => d.Value));
                     break;
                 case CommandFailed failed:
                     Fail(failed);

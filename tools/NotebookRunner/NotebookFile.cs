@@ -59,7 +59,16 @@ internal sealed class NotebookFile
     private static JsonObject FromDib(string text)
     {
         InteractiveDocument document = CodeSubmission.Parse(text, KernelSession.DibKernels());
-        return JsonNode.Parse(document.ToJupyterJson("C#"))!.AsObject();
+        JsonObject notebook = JsonNode.Parse(document.ToJupyterJson("C#"))!.AsObject();
+
+        // nbformat 4.5 requires a cell id, which that writer leaves out (Jupyter adds one when it reads such a file).
+        int number = 0;
+        foreach (JsonObject cell in (notebook["cells"] as JsonArray ?? []).OfType<JsonObject>())
+        {
+            cell["id"] ??= $"dib-{++number}";
+        }
+
+        return notebook;
     }
 
     public void Save(string path)
