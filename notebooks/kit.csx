@@ -3,7 +3,7 @@
 // lines are resolved when the cell compiles, before that cell's build has run.
 //
 // A loaded file's #r lines and statements reach the notebook; its `using` directives do not (what the kernel
-// does, ../shared/DESIGN.md "The real kernel"; KernelFidelityTests pins the runner to it). So this file names
+// does, ../shared/DESIGN.md "The real kernel"; the runner hosts the same kernel). So this file names
 // every type in full, and each chapter names the namespaces it uses.
 
 #r "../artifacts/notebook-bin/PooledHttp.dll"
@@ -18,7 +18,7 @@
 #r "../artifacts/notebook-bin/Plotly.NET.CSharp.dll"
 
 // Charts: plotly.js from the kit (no network) on the page, and the kernel told to draw every Plotly.NET chart
-// with it, the job Plotly.NET.Interactive would do if the package source served it.
+// with it: the job of Plotly.NET.Interactive, which cannot draw in the kernel (docs/dependencies.md says why).
 Microsoft.DotNet.Interactive.Kernel.display(Microsoft.DotNet.Interactive.Kernel.HTML(PooledHttp.Workshop.Charts.PlotlyHtml.Script()));
 Microsoft.DotNet.Interactive.Formatting.Formatter.Register<Plotly.NET.GenericChart>(
     (chart, writer) => writer.Write(PooledHttp.Workshop.Charts.PlotlyHtml.Of(chart)), "text/html");

@@ -42,7 +42,7 @@ internal static class RunnerCommand
         var child = new Option<bool>(ChildFlag) { Hidden = true };
 
         var command = new RootCommand(
-            "Runs the workshop's C# notebooks with no editor, each in a process of its own, compiled with exactly the .NET Interactive C# kernel's imports and helpers.\n"
+            "Runs the workshop's C# notebooks with no editor, each in a process of its own that hosts the .NET Interactive C# kernel.\n"
             + "  dotnet run --project tools/NotebookRunner -c Release -- 04\n"
             + "A failing notebook does not stop the others. The run ends with the rows each notebook measured and a summary, "
             + "and the exit code is 0 only when every cell of every notebook ran.")
