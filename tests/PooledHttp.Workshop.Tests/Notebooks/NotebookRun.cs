@@ -87,6 +87,15 @@ public abstract class NotebookRun(ITestOutputHelper output)
         Assert.All(cells, cell => Assert.NotNull(cell["execution_count"]?.GetValue<int>()));
         var outputs = cells.SelectMany(c => ((JsonArray)c["outputs"]!).OfType<JsonObject>()).ToList();
         Assert.DoesNotContain(outputs, o => (string?)o["output_type"] == "error");
+
+        // No compiler diagnostic under any cell: the runner hosts the kernel, so a warning here (CS1701, CS8632, ...)
+        // is the warning a learner sees under that cell in Jupyter or VS Code.
+        string[] diagnostics = [.. outputs
+            .Where(o => (string?)o["name"] == "stderr")
+            .Select(o => (string?)o["text"] ?? string.Empty)
+            .SelectMany(text => text.Split('\n'))
+            .Where(line => System.Text.RegularExpressions.Regex.IsMatch(line, @"\b(warning|error) CS\d{4}"))];
+        Assert.True(diagnostics.Length == 0, "compiler diagnostics under the cells:\n" + string.Join("\n", diagnostics));
         Assert.Contains(outputs, o => o["data"]?["text/html"]?.ToJsonString().Contains("Plotly.newPlot(", StringComparison.Ordinal) == true);
         await NbformatValidator.AssertValidAsync(Path.Combine(outDir, "notebooks", name + ".ipynb"));
 
