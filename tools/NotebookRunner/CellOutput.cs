@@ -8,7 +8,7 @@ namespace NotebookRunner;
 /// values as a MIME bundle. Display outputs stay mutable: a <c>DisplayedValueUpdated</c> for the same value id
 /// replaces their data in place, as Jupyter's <c>update_display_data</c> does.
 /// </summary>
-internal sealed class CellOutput
+internal sealed partial class CellOutput
 {
     private const string Html = "text/html";
     private const string Plain = "text/plain";
@@ -61,7 +61,7 @@ internal sealed class CellOutput
         ["metadata"] = new JsonObject(),
     }, "execute_result", displayId);
 
-    /// <summary>A <c>CommandFailed</c>, with the name, message and traceback Jupyter's .NET kernel sends for it.</summary>
+    /// <summary>A <c>CommandFailed</c>: "Error", the message, and the traceback the tool's Jupyter handler sends for it.</summary>
     public static CellOutput Error(string name, string message, IEnumerable<string> traceback) => new(new JsonObject
     {
         ["output_type"] = "error",
@@ -83,6 +83,21 @@ internal sealed class CellOutput
     /// <summary>Replaces this display's data with an update's formatted values.</summary>
     public void Replace(IEnumerable<FormattedValue> values) => Json["data"] = Bundle(values);
 
+    /// <summary>Replaces this display's data with a later output's of the same display id.</summary>
+    public void Replace(CellOutput later) => Json["data"] = later.Json["data"]?.DeepClone();
+
+    /// <summary>
+    /// What nbconvert's <c>coalesce_streams</c> does to a stream's text: a line a carriage return went back over keeps
+    /// only what was written after it (<c>.*\r(?=[^\n])</c> removed), as a terminal shows it.
+    /// </summary>
+    public void DropOverwrittenText()
+    {
+        if (Kind is "stdout" or "stderr" && (string?)Json["text"] is { } text && text.Contains('\r', StringComparison.Ordinal))
+        {
+            Json["text"] = OverwrittenText().Replace(text, string.Empty);
+        }
+    }
+
     /// <summary>One entry per MIME type, as the .NET kernel's Jupyter front end keys a display's data.</summary>
     private static JsonObject Bundle(IEnumerable<FormattedValue> values)
     {
@@ -94,4 +109,7 @@ internal sealed class CellOutput
 
         return data;
     }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@".*\r(?=[^\n])")]
+    private static partial System.Text.RegularExpressions.Regex OverwrittenText();
 }

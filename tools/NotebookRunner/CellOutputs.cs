@@ -5,11 +5,13 @@ using Microsoft.DotNet.Interactive.Formatting;
 namespace NotebookRunner;
 
 /// <summary>
-/// A notebook's outputs as Jupyter records them from the .NET kernel's events (dotnet/interactive,
-/// <c>src/Microsoft.DotNet.Interactive.Jupyter/ExecuteRequestHandler.cs</c>, and nbclient): console text and displays
-/// in the order they happened, stdout and stderr as streams of their own, a cell's diagnostics on stderr, a
-/// failure as an error output; an update replaces the data of every output that carries its value id, in any cell,
-/// and changes nothing when none does. Everything is echoed to the runner's console as it happens.
+/// A notebook's outputs as <c>jupyter nbconvert --execute</c> saves them from the .NET kernel's events: the tool's
+/// Jupyter handler turns events into messages (dotnet/interactive, <c>src/Microsoft.DotNet.Interactive.Jupyter/ExecuteRequestHandler.cs</c>),
+/// nbclient turns messages into outputs and nbconvert's <c>coalesce_streams</c> joins a stream's consecutive writes
+/// and drops text a carriage return overwrote. Console text and displays in the order they happened, stdout and
+/// stderr as streams of their own, a cell's diagnostics on stderr, a failure as an error output; a display or an
+/// update replaces the data of every earlier output that carries its value id, in any cell, and an update changes
+/// nothing when none does. Everything is echoed to the runner's console as it happens.
 /// </summary>
 internal sealed class CellOutputs
 {
@@ -39,6 +41,7 @@ internal sealed class CellOutputs
     {
         lock (_gate)
         {
+            _cell.ForEach(o => o.DropOverwrittenText());
             return [.. _cell];
         }
     }
@@ -84,18 +87,27 @@ internal sealed class CellOutputs
                     // Jupyter's .NET kernel sends a cell's warnings and errors as stderr text, spaced apart.
                     string text = string.Join(Environment.NewLine + Environment.NewLine, diagnostics.FormattedDiagnostics.Select(d => d.Value));
                     Write("stderr", Environment.NewLine + text + Environment.NewLine + Environment.NewLine);
-                    // The failure names each error as the compiler wrote it ("(1,18): error CS0246: ..."): the formatted
-                    // diagnostics come in the same order as the diagnostics they format.
-                    _errors.AddRange(diagnostics.Diagnostics
-                        .Zip(diagnostics.FormattedDiagnostics, (d, formatted) => (d.Severity, formatted.Value))
-                        .Where(d => d.Severity == Microsoft.CodeAnalysis.DiagnosticSeverity.Error)
-                        .Select(d => d.Value));
+                    _errors.AddRange(ErrorsOf(diagnostics));
                     break;
                 case CommandFailed failed:
                     Fail(failed);
                     break;
             }
         }
+    }
+
+    /// <summary>
+    /// The errors as the compiler wrote them ("(1,18): error CS0246: ..."): a cell's formatted diagnostics come one per
+    /// diagnostic, in the same order; a directive's parser sends one formatted value for all of them, and then each
+    /// diagnostic speaks for itself.
+    /// </summary>
+    private static IEnumerable<string> ErrorsOf(DiagnosticsProduced produced)
+    {
+        bool paired = produced.FormattedDiagnostics.Count == produced.Diagnostics.Count;
+        return produced.Diagnostics
+            .Select((d, i) => (d.Severity, Text: paired ? produced.FormattedDiagnostics.ElementAt(i).Value : d.ToString()))
+            .Where(d => d.Severity == Microsoft.CodeAnalysis.DiagnosticSeverity.Error)
+            .Select(d => d.Text);
     }
 
     private void Fail(CommandFailed failed)
@@ -111,7 +123,10 @@ internal sealed class CellOutputs
         }
         else
         {
-            string[] traceback = failed.Exception is { } e ? [e.ToString()] : [failed.Message];
+            // As the tool's handler: the exception, then each line of its stack trace.
+            string[] traceback = failed.Exception is { } e
+                ? [e.ToString(), .. (e.StackTrace ?? string.Empty).Split(['\r', '\n'], StringSplitOptions.RemoveEmptyEntries)]
+                : [failed.Message];
             Add(CellOutput.Error("Error", failed.Message, traceback));
             _errors.Add(failed.Exception is { } shown ? $"{shown.GetType().Name}: {shown.Message}" : failed.Message);
         }
@@ -124,7 +139,11 @@ internal sealed class CellOutputs
         _cell.Add(output);
         if (output.DisplayId is { } id)
         {
-            if (!_displays.TryGetValue(id, out List<CellOutput>? same))
+            if (_displays.TryGetValue(id, out List<CellOutput>? same))
+            {
+                same.ForEach(earlier => earlier.Replace(output)); // nbclient: a new output with a known display id updates the earlier ones
+            }
+            else
             {
                 _displays[id] = same = [];
             }

@@ -15,15 +15,18 @@ namespace NotebookRunner;
 /// what the kernel sends is recorded as Jupyter records it (<see cref="CellOutputs"/>).
 /// </summary>
 /// <remarks>
-/// Not composed here: the tool's other kernels (F#, PowerShell, HTML, Mermaid, HTTP, ...), its magic commands beyond
-/// the C# kernel's own, and the NuGet extension loader (<c>UseNuGetExtensions</c>, which lives only in the tool). The
-/// chapters use none of them; a cell that does fails here with the kernel's own message.
+/// Not composed here, because they live only in the tool or in its Jupyter package (not published): the tool's other
+/// kernels (F#, PowerShell, HTML, Mermaid, HTTP, ...), the composite kernel's magic commands (<c>#!time</c>,
+/// <c>#!lsmagic</c>, <c>#!about</c>, <c>#!import</c>, <c>#!connect</c>), the Jupyter helpers <c>input()</c> and
+/// <c>password()</c>, the loader of kernel extensions from NuGet packages (<c>UseNuGetExtensions</c>), and the script the
+/// tool's <c>#!enable-http</c> shows under Jupyter's first cell. The chapters use none of them; a cell that uses a
+/// missing magic or helper fails here with the kernel's diagnostic, and a package's kernel extension is not loaded.
 /// </remarks>
 internal sealed class KernelSession : IDisposable
 {
     private readonly CompositeKernel _kernel;
     private readonly CellOutputs _outputs;
-    private readonly IDisposable _subscription;
+    private int _cells;
 
     /// <param name="live">Where the kernel's outputs are echoed as they come: the runner's console.</param>
     public KernelSession(TextWriter live)
@@ -46,7 +49,6 @@ internal sealed class KernelSession : IDisposable
         Formatter.SetPreferredMimeTypesFor(typeof(string), PlainTextFormatter.MimeType);
 
         _outputs = new CellOutputs(live);
-        _subscription = _kernel.KernelEvents.Subscribe(new Observer(_outputs.On));
     }
 
     /// <summary>The kernels a <c>.dib</c> file may name, as the tool's composite kernel knows them.</summary>
@@ -65,24 +67,37 @@ internal sealed class KernelSession : IDisposable
     ];
 
     /// <summary>Runs one cell's code and returns its outputs, in order, and why it failed (null when it ran).</summary>
+    /// <remarks>
+    /// As the tool's Jupyter handler (dotnet/interactive, <c>src/Microsoft.DotNet.Interactive.Jupyter/RequestHandlerBase.cs</c>):
+    /// the cell's command gets a token, only events of that command and the commands it starts are recorded, and only
+    /// while it runs. A command a cell starts on its own (<c>Kernel.Root.SendAsync</c>) is not the cell's, and an event
+    /// published after the cell ended is dropped by the kernel itself (<c>KernelInvocationContext.Publish</c>).
+    /// The code is sent with no kernel name, so the composite kernel routes it, as Jupyter's request does.
+    /// </remarks>
     public async Task<(List<CellOutput> Outputs, string? Failure)> RunAsync(string source, int executionCount)
     {
+        var command = new SubmitCode(source);
+        string token = $"pooledhttp-runner-cell-{++_cells}";
+        command.SetToken(token);
         _outputs.Begin(executionCount);
-        KernelCommandResult result = await _kernel.SendAsync(new SubmitCode(source, "csharp")).ConfigureAwait(false);
-        string? failure = _outputs.Failure;
-        if (failure is null && result.Events.OfType<Microsoft.DotNet.Interactive.Events.CommandFailed>().FirstOrDefault() is { } failed)
+        using (_kernel.KernelEvents.Subscribe(new Observer(e =>
+               {
+                   if (e.Command.GetOrCreateToken().StartsWith(token, StringComparison.Ordinal))
+                   {
+                       _outputs.On(e);
+                   }
+               })))
         {
-            failure = failed.Message; // a failure the event stream did not carry to this session
+            await _kernel.SendAsync(command).ConfigureAwait(false);
         }
 
-        return (_outputs.Snapshot(), failure);
+        return (_outputs.Snapshot(), _outputs.Failure);
     }
 
-    public void Dispose()
-    {
-        _subscription.Dispose();
-        _kernel.Dispose();
-    }
+    /// <summary>What the running cell has shown so far: what a front end keeps of a cell that hangs.</summary>
+    public List<CellOutput> OutputsSoFar() => _outputs.Snapshot();
+
+    public void Dispose() => _kernel.Dispose();
 
     private sealed class Observer(Action<Microsoft.DotNet.Interactive.Events.KernelEvent> next) : IObserver<Microsoft.DotNet.Interactive.Events.KernelEvent>
     {

@@ -21,11 +21,12 @@ internal static class NotebookExecution
         }
 
         string directory = Path.GetDirectoryName(path)!;
-        Environment.CurrentDirectory = directory; // as in an editor: the kernel starts in the notebook's folder
+        Environment.CurrentDirectory = directory; // as in an editor: the kernel works in the notebook's folder
         TextWriter live = Console.Out; // before the kernel swaps the console for its own, per cell
         using var session = new KernelSession(live);
         var clock = Stopwatch.StartNew();
         List<NotebookFile.Cell> cells = notebook.CodeCells.ToList();
+        cells.ForEach(c => c.ClearOutputs()); // a cell that does not run keeps no output of an earlier run
         string executedPath = Path.Combine(output, "notebooks", notebook.Name + ".ipynb");
         string? failure = null;
         Console.WriteLine($"== {notebook.Name} ({cells.Count} code cells, process {Environment.ProcessId})");
@@ -38,6 +39,11 @@ internal static class NotebookExecution
                 break;
             }
 
+            if (string.IsNullOrWhiteSpace(cell.Source))
+            {
+                continue; // as nbclient: a blank cell is not sent to the kernel and gets no execution count
+            }
+
             var cellClock = Stopwatch.StartNew();
             live.WriteLine($"-- {notebook.Name} cell {cell.Number}: {FirstLine(cell.Source)}");
             Task<(List<CellOutput> Outputs, string? Failure)> run = session.RunAsync(cell.Source, ++executed);
@@ -45,6 +51,7 @@ internal static class NotebookExecution
             {
                 failure = $"cell {cell.Number}: still running after {cellTimeout.TotalMinutes} minutes";
                 Console.Error.WriteLine($"{notebook.Name}, {failure}");
+                cell.SetOutputs(session.OutputsSoFar(), executed); // what the hung cell showed, as a front end keeps it
                 notebook.Save(executedPath);
                 NotebookSummary.Finish(output, notebook.Name, failure);
                 Console.Error.Flush();

@@ -98,9 +98,15 @@ internal sealed class NotebookFile
 
         public void SetOutputs(IEnumerable<CellOutput> outputs, int executionCount)
         {
-            // The outputs' own objects, not copies: a display updated after its cell ended still lands.
+            // The outputs' own objects, not copies: a later cell's update of a display (by its id) lands here too.
             json["outputs"] = new JsonArray(outputs.Select(o => (JsonNode?)o.Json).ToArray());
             json["execution_count"] = executionCount;
+        }
+
+        public void ClearOutputs()
+        {
+            json["outputs"] = new JsonArray();
+            json["execution_count"] = null;
         }
     }
 }

@@ -235,6 +235,37 @@ public class KernelHostTests
     }
 
     [Fact]
+    public async Task Blank_cells_are_skipped_and_streams_and_errors_are_saved_as_nbconvert_saves_them()
+    {
+        // nbclient sends no blank cell and gives it no execution count; nbconvert's coalesce_streams drops text a carriage
+        // return went back over; ExecuteRequestHandler.cs (the tool's Jupyter handler) sends the failure's message and
+        // then the exception and each line of its stack trace.
+        var scratch = new ScratchNotebooks();
+        string nb = scratch.Write("jupyter-rules",
+            "var other = 1;",
+            "   ",
+            "Console.Write(\"10%\\r20%\\r30%\\nnext\\n\");",
+            "1 + 1",
+            "static void Fails() => throw new InvalidOperationException(\"on purpose\");\nFails();");
+        (int exit, string stdout, string stderr) = await scratch.RunAsync(nb);
+        Assert.Equal(1, exit);
+        IReadOnlyList<JsonObject> cells = scratch.ExecutedCells("jupyter-rules");
+        Assert.Empty(ScratchNotebooks.Outputs(cells[0]));
+        Assert.Empty(ScratchNotebooks.Outputs(cells[1]));
+        Assert.Null((int?)cells[1]["execution_count"]);
+        JsonObject stream = Assert.Single(ScratchNotebooks.Outputs(cells[2]));
+        Assert.Equal("30%\nnext\n", (string?)stream["text"]);
+        Assert.Equal(3, (int)cells[3]["execution_count"]!);
+        Assert.Equal(3, (int)ScratchNotebooks.Outputs(cells[3]).Single()["execution_count"]!);
+        JsonObject error = Assert.Single(ScratchNotebooks.Outputs(cells[4]));
+        Assert.StartsWith("System.InvalidOperationException: on purpose", (string?)error["evalue"], StringComparison.Ordinal);
+        string[] traceback = [.. ((JsonArray)error["traceback"]!).Select(l => (string?)l ?? string.Empty)];
+        Assert.StartsWith("System.InvalidOperationException: on purpose", traceback[0], StringComparison.Ordinal);
+        Assert.Contains(traceback.Skip(1), line => line.TrimStart().StartsWith("at ", StringComparison.Ordinal));
+        Assert.Contains("cell 5: InvalidOperationException: on purpose", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Each_notebook_gets_its_own_process_and_a_failure_does_not_stop_the_rest()
     {
         var scratch = new ScratchNotebooks();
