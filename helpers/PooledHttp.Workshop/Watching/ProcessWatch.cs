@@ -7,12 +7,14 @@ namespace PooledHttp.Workshop.Watching;
 /// <summary>
 /// Attaches to a running .NET process as <c>dotnet-counters</c> and <c>dotnet-trace</c> do, through the
 /// diagnostics IPC channel every .NET process opens (Microsoft.Diagnostics.NETCore.Client), and reads an
-/// EventPipe session with two providers: the runtime's counters (<c>System.Runtime</c>, one batch per
-/// second) and the <c>ArrayPool</c> events (<c>System.Buffers.ArrayPoolEventSource</c>). Nothing is
+/// EventPipe session with three providers: the runtime's counters (<c>System.Runtime</c>, one batch per
+/// second), the <c>ArrayPool</c> events of the runtime's shared pools (<c>System.Buffers.ArrayPoolEventSource</c>),
+/// and the library's own meter (<c>PooledHttp</c>: the body pools' rents, hits and misses, refused returns and the
+/// bytes they keep), which <c>System.Diagnostics.Metrics</c> publishes to a session that names it. Nothing is
 /// added to the watched process: it is the same channel a production server offers.
 /// </summary>
 /// <remarks>
-/// The shell equivalents, for a server: <c>dotnet-counters monitor -p PID --counters System.Runtime</c>, and
+/// The shell equivalents, for a server: <c>dotnet-counters monitor -p PID --counters System.Runtime,PooledHttp</c>, and
 /// <c>dotnet-trace collect -p PID --providers System.Buffers.ArrayPoolEventSource</c> (see <see cref="CountersCommand"/>).
 /// </remarks>
 public static class ProcessWatch
@@ -23,6 +25,18 @@ public static class ProcessWatch
     /// <summary>The shared pools' event provider.</summary>
     public const string ArrayPoolProvider = "System.Buffers.ArrayPoolEventSource";
 
+    /// <summary>
+    /// The provider through which <c>System.Diagnostics.Metrics</c> meters reach a session: it publishes the meters a
+    /// session names in its <c>Metrics</c> argument (dotnet/runtime, <c>MetricsEventSource.cs</c>).
+    /// </summary>
+    public const string MetricsProvider = "System.Diagnostics.Metrics";
+
+    /// <summary>The library's meter (<c>PooledHttp.Buffers.PoolMetrics</c>).</summary>
+    public const string LibraryMeter = "PooledHttp";
+
+    /// <summary><c>MetricsEventSource</c>'s keyword for the interval's values (<c>TimeSeriesValues</c>).</summary>
+    private const long TimeSeriesValues = 0x2;
+
     /// <summary>The counters' interval: dotnet-counters' default refresh.</summary>
     private const int IntervalSeconds = 1;
 
@@ -31,7 +45,7 @@ public static class ProcessWatch
 
     /// <summary>The dotnet-counters command that shows the same counters for process <paramref name="processId"/>.</summary>
     public static string CountersCommand(int processId)
-        => $"dotnet-counters monitor -p {processId} --counters {RuntimeProvider}[alloc-rate,gen-2-gc-count,loh-size,total-pause-time-by-gc]";
+        => $"dotnet-counters monitor -p {processId} --counters {RuntimeProvider}[alloc-rate,gen-2-gc-count,loh-size,total-pause-time-by-gc],{LibraryMeter}";
 
     /// <summary>The dotnet-trace command that records the same pool events for process <paramref name="processId"/>.</summary>
     public static string TraceCommand(int processId)
@@ -50,6 +64,14 @@ public static class ProcessWatch
         [
             new(RuntimeProvider, EventLevel.Informational, keywords: 0, new Dictionary<string, string> { ["EventCounterIntervalSec"] = IntervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture) }),
             new(ArrayPoolProvider, EventLevel.Verbose),
+            new(MetricsProvider, EventLevel.Informational, TimeSeriesValues, new Dictionary<string, string>
+            {
+                ["SessionId"] = Guid.NewGuid().ToString("N"),
+                ["Metrics"] = LibraryMeter,
+                ["RefreshInterval"] = IntervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                ["MaxTimeSeries"] = "100",
+                ["MaxHistograms"] = "10",
+            }),
         ];
         using EventPipeSession session = await StartAsync(client, processId, providers, cancellationToken).ConfigureAwait(false);
         var intervals = new IntervalBuilder(onInterval);
@@ -100,6 +122,8 @@ public static class ProcessWatch
         private readonly List<CounterSecond> _all = [];
         private readonly Dictionary<string, double> _batch = new(StringComparer.Ordinal);
         private int _rents, _allocations;
+        private long _bodyHits, _bodyMisses, _bodyRefused;
+        private readonly Dictionary<string, double> _bodyRetained = new(StringComparer.Ordinal); // per pool: a gauge's last value
         private double _batchSecond = -1;
 
         public IReadOnlyList<CounterSecond> All
@@ -124,6 +148,12 @@ public static class ProcessWatch
                     _allocations++;
                 }
 
+                return;
+            }
+
+            if (e.ProviderName == MetricsProvider)
+            {
+                AddMeasurement(e);
                 return;
             }
 
@@ -157,12 +187,56 @@ public static class ProcessWatch
             }
 
             // Incrementing counters (alloc-rate, gen-2-gc-count, total-pause-time-by-gc) report the interval's increase.
-            _all.Add(new CounterSecond(_batchSecond, Value("alloc-rate"), Value("gen-2-gc-count"), Value("loh-size"), Value("total-pause-time-by-gc"), _rents, _allocations));
+            _all.Add(new CounterSecond(_batchSecond, Value("alloc-rate"), Value("gen-2-gc-count"), Value("loh-size"), Value("total-pause-time-by-gc"), _rents, _allocations)
+            {
+                BodyPoolHits = _bodyHits,
+                BodyPoolMisses = _bodyMisses,
+                BodyPoolRefusedReturns = _bodyRefused,
+                BodyPoolRetainedBytes = (long)_bodyRetained.Values.Sum(),
+            });
             _batch.Clear();
             _rents = 0;
             _allocations = 0;
+            (_bodyHits, _bodyMisses, _bodyRefused) = (0, 0, 0);
             onInterval?.Invoke(_all);
         }
+
+        /// <summary>
+        /// One value of the library's meter, as <c>MetricsEventSource</c> publishes it each interval: a counter's
+        /// increase (<c>CounterRateValuePublished</c>, "rate") or a gauge's value (<c>GaugeValuePublished</c>,
+        /// "lastValue"), per set of tags, written "name=value,name=value".
+        /// </summary>
+        private void AddMeasurement(TraceEvent e)
+        {
+            string instrument = e.PayloadByName("instrumentName") as string ?? string.Empty;
+            string tags = e.PayloadByName("tags") as string ?? string.Empty;
+            if (e.EventName == "CounterRateValuePublished" && Number(e.PayloadByName("rate")) is double increase)
+            {
+                if (instrument == "pooledhttp.pool.rents")
+                {
+                    if (tags.Contains("pooledhttp.pool.hit=True", StringComparison.Ordinal))
+                    {
+                        _bodyHits += (long)increase;
+                    }
+                    else
+                    {
+                        _bodyMisses += (long)increase;
+                    }
+                }
+                else if (instrument == "pooledhttp.pool.returns" && tags.Contains("pooledhttp.pool.kept=False", StringComparison.Ordinal))
+                {
+                    _bodyRefused += (long)increase;
+                }
+            }
+            else if (e.EventName == "GaugeValuePublished" && instrument == "pooledhttp.pool.retained" && Number(e.PayloadByName("lastValue")) is double retained)
+            {
+                _bodyRetained[tags] = retained;
+            }
+        }
+
+        /// <summary>A published value: invariant text, empty when the instrument had nothing to say in the interval.</summary>
+        private static double? Number(object? text)
+            => double.TryParse(text as string, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double value) ? value : null;
 
         private double Value(string name) => _batch.TryGetValue(name, out double value) ? value : 0;
     }
