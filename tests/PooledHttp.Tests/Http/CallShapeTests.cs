@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text;
@@ -82,6 +81,5 @@ public class CallShapeTests(ServerFixture fixture) : IClassFixture<ServerFixture
         Assert.False(named.ClearOnReturn);
         Assert.Equal(BoundedArrayPool.DefaultIdleTimeout, named.IdleTimeout);
         Assert.Equal(TimeSpan.FromSeconds(5), BodyPool.Create(8, 1 << 20, idleTimeout: TimeSpan.FromSeconds(5)).IdleTimeout);
-        _ = ArrayPool<byte>.Shared;
     }
 }
