@@ -13,12 +13,20 @@ public sealed class RawHttpServer : IAsyncDisposable
     private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
     private readonly CancellationTokenSource _stopping = new();
     private readonly Func<string, Socket, CancellationToken, Task> _respond;
+    private readonly bool _byTarget;
+    private readonly List<string> _targets = [];
     private readonly Task _accepting;
 
     /// <param name="respond">Given the request's method and the socket; the connection closes when it returns.</param>
     public RawHttpServer(Func<string, Socket, CancellationToken, Task> respond)
+        : this(respond, byTarget: false)
+    {
+    }
+
+    private RawHttpServer(Func<string, Socket, CancellationToken, Task> respond, bool byTarget)
     {
         _respond = respond;
+        _byTarget = byTarget;
         _listener.Start();
         Address = new Uri($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/");
         _accepting = Task.Run(AcceptAsync);
@@ -26,6 +34,21 @@ public sealed class RawHttpServer : IAsyncDisposable
 
     /// <summary>The server's base address on loopback.</summary>
     public Uri Address { get; }
+
+    /// <summary>The request targets (<c>/path?query</c>) received so far, in the order their heads arrived.</summary>
+    public IReadOnlyList<string> Targets
+    {
+        get
+        {
+            lock (_targets)
+            {
+                return [.. _targets];
+            }
+        }
+    }
+
+    /// <summary>A server that hands <paramref name="respond"/> each request's target (<c>/path?query</c>) instead of its method.</summary>
+    public static RawHttpServer Routing(Func<string, Socket, CancellationToken, Task> respond) => new(respond, byTarget: true);
 
     /// <summary>A server that sends <paramref name="response"/> as it is, then closes.</summary>
     public static RawHttpServer Sending(string response) => new(async (_, socket, stop) =>
@@ -69,7 +92,14 @@ public sealed class RawHttpServer : IAsyncDisposable
                     try
                     {
                         string head = await ReadHeadAsync(socket, _stopping.Token);
-                        await _respond(head.Split(' ')[0], socket, _stopping.Token);
+                        string[] requestLine = head.Split(' ');
+                        string target = requestLine.Length > 1 ? requestLine[1] : string.Empty;
+                        lock (_targets)
+                        {
+                            _targets.Add(target);
+                        }
+
+                        await _respond(_byTarget ? target : requestLine[0], socket, _stopping.Token);
                         socket.Shutdown(SocketShutdown.Both);
                     }
                     catch (Exception e) when (e is SocketException or IOException or OperationCanceledException)

@@ -99,7 +99,10 @@ internal sealed class ObservingHandler() : DelegatingHandler(new SocketsHttpHand
             }
         }
 
-        /// <summary>Whether the whole body was copied into a buffer (what <c>ResponseContentRead</c> and <c>ReadAsStringAsync</c> do).</summary>
+        /// <summary>Whether the whole body was copied into a buffer other than a rented array (what <c>ResponseContentRead</c>,
+        /// <c>ReadAsStringAsync</c> and a copy into a <see cref="MemoryStream"/> do). The library's <c>ReadPooledAsync</c> copies the
+        /// content too, as <c>ReadAsByteArrayAsync</c> does, but into a <see cref="PooledHttp.Buffers.PooledBufferStream"/> over
+        /// rented arrays (or into <see cref="Stream.Null"/>, for a response that has no body): that is the pooled read, not a buffer.</summary>
         public bool Buffered { get; private set; }
 
         /// <summary>Whether the response, and with it this content, was disposed.</summary>
@@ -107,7 +110,7 @@ internal sealed class ObservingHandler() : DelegatingHandler(new SocketsHttpHand
 
         protected override Task SerializeToStreamAsync(Stream stream, TransportContext? context, CancellationToken cancellationToken)
         {
-            Buffered = true;
+            Buffered |= stream is not PooledHttp.Buffers.PooledBufferStream && stream != Stream.Null;
             return _inner.CopyToAsync(stream, cancellationToken);
         }
 

@@ -4,12 +4,12 @@ namespace PooledHttp.Buffers;
 
 /// <summary>
 /// The pool the pooled reads use unless given another (<see cref="Shared"/>), and the one line that sizes a
-/// pool for a service (<see cref="Create(int, int)"/>): a <see cref="BoundedArrayPool"/> whose budget is the bodies a
+/// pool for a service (<see cref="Create(int, int, string, TimeSpan?, bool)"/>): a <see cref="BoundedArrayPool"/> whose budget is the bodies a
 /// process has in flight at once.
 /// </summary>
 /// <remarks>
 /// <para><b>Sizing a pool.</b> A read holds one array per body in flight, of the body's size rounded up to a
-/// power of two. On a pool made by <see cref="Create(int, int)"/> a body without a Content-Length starts in an
+/// power of two. On a pool made by <see cref="Create(int, int, string, TimeSpan?, bool)"/> a body without a Content-Length starts in an
 /// array of the typical size, so a body up to that size holds one array from its first byte, as a body with a
 /// length does. A larger body without a length grows fourfold from there: one byte past a typical 16 MiB ends in
 /// a 64 MiB array, which the budget below does not cover. So the budget is the bodies in flight times the typical
@@ -19,7 +19,7 @@ namespace PooledHttp.Buffers;
 /// room only from free arrays at least as large, and is otherwise refused: that body's array is left to the GC, and
 /// the smaller arrays kept serve the load they were kept for; nothing fails. On a plain <see cref="BoundedArrayPool"/>
 /// a body without a length grows through smaller arrays (16 KiB, fourfold) that are returned and kept too: give such
-/// a pool room for them, or make it with <see cref="Create(int, int)"/>.</para>
+/// a pool room for them, or make it with <see cref="Create(int, int, string, TimeSpan?, bool)"/>.</para>
 /// <para><b>Why not the shared pool.</b> <see cref="System.Buffers.ArrayPool{T}.Shared"/> keeps its arrays in
 /// per-thread slots and per-core stacks of 32 per size, and lets go of them only at gen2 collections: it does
 /// well under load, but how much it keeps is not yours to set (about a gigabyte after 64 downloads of 16 MiB
@@ -36,7 +36,7 @@ public static class BodyPool
     /// <summary>
     /// The default budget, 256 MiB: 64 bodies of 1 MiB or 8 of 16 MiB (the runtime's own up-front cap) read at
     /// once, with or without a Content-Length, or one body at a time of every size up to
-    /// <see cref="MaxArrayLength"/>. A service that needs more sizes its own pool with <see cref="Create(int, int)"/>.
+    /// <see cref="MaxArrayLength"/>. A service that needs more sizes its own pool with <see cref="Create(int, int, string, TimeSpan?, bool)"/>.
     /// </summary>
     public const long MaxRetainedBytes = 4L * MaxArrayLength;
 
@@ -54,16 +54,12 @@ public static class BodyPool
     /// </summary>
     /// <param name="bodiesInFlight">The most downloads the service has in flight at once.</param>
     /// <param name="typicalBodySize">The size of a typical body; larger bodies are read too, from what is left.</param>
-    public static BoundedArrayPool Create(int bodiesInFlight, int typicalBodySize)
-        => Create(bodiesInFlight, typicalBodySize, "unnamed", null, false);
-
-    /// <inheritdoc cref="Create(int, int)"/>
-    /// <param name="bodiesInFlight">The most downloads the service has in flight at once.</param>
-    /// <param name="typicalBodySize">The size of a typical body; larger bodies are read too, from what is left.</param>
     /// <param name="name">The name the pool's metrics carry (<see cref="BoundedArrayPool.Name"/>).</param>
     /// <param name="idleTimeout">How long a free array may go unused; <see cref="BoundedArrayPool.DefaultIdleTimeout"/> when <see langword="null"/>.</param>
     /// <param name="clearOnReturn">Whether every array is cleared when it comes back (<see cref="BoundedArrayPool.ClearOnReturn"/>).</param>
-    public static BoundedArrayPool Create(int bodiesInFlight, int typicalBodySize, string name, TimeSpan? idleTimeout, bool clearOnReturn)
+    /// <remarks>Every setting after the first two is optional and may be given by name:
+    /// <c>BodyPool.Create(64, 1 &lt;&lt; 20, clearOnReturn: true)</c>.</remarks>
+    public static BoundedArrayPool Create(int bodiesInFlight, int typicalBodySize, string name = "unnamed", TimeSpan? idleTimeout = null, bool clearOnReturn = false)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(bodiesInFlight);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(typicalBodySize);

@@ -25,7 +25,7 @@ namespace PooledHttp.Buffers;
 /// pushes out the smaller arrays of steady traffic, and a pool whose bodies got smaller adapts at once; smaller
 /// arrays kept for a load that has grown make room when they have been idle for <see cref="IdleTimeout"/> (see
 /// Trimming), or at <see cref="Trim"/>. What it keeps never exceeds <see cref="MaxRetainedBytes"/>.
-/// <see cref="BodyPool.Create(int, int)"/> turns "N bodies of about S bytes" into a budget.</para>
+/// <see cref="BodyPool.Create(int, int, string, TimeSpan?, bool)"/> turns "N bodies of about S bytes" into a budget.</para>
 /// <para><b>Ownership.</b> A rented array belongs to the renter until it is returned, once. After the return
 /// the pool may hand it to someone else at any moment, so nothing may read or write it again. Returning an
 /// array that is already among the free arrays (a second return before anyone rented it again) throws
@@ -175,7 +175,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
     }
 
     /// <summary>
-    /// The typical body this pool was made for (<see cref="BodyPool.Create(int, int)"/>), or 0: a read of unknown length
+    /// The typical body this pool was made for (<see cref="BodyPool.Create(int, int, string, TimeSpan?, bool)"/>), or 0: a read of unknown length
     /// starts in an array of this size, so it holds one array from its first byte, as a read with a Content-Length does.
     /// </summary>
     internal int TypicalBodySize { get; init; }

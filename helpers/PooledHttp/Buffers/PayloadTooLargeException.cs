@@ -3,14 +3,15 @@ using System.Net.Http;
 namespace PooledHttp.Buffers;
 
 /// <summary>
-/// Thrown when a body or buffer would grow past the limit its owner set. It is the
+/// Thrown when a response body would grow past the limit its reader set. It is the
 /// <see cref="HttpRequestException"/> with <see cref="HttpRequestError.ConfigurationLimitExceeded"/> that
 /// <see cref="HttpClient"/> throws for a body over <see cref="HttpClient.MaxResponseContentBufferSize"/>, so code
 /// that catches the runtime's exception catches this one, and it also carries the limit and the declared length.
 /// </summary>
 /// <remarks>
-/// Nothing past the limit was kept. A pooled read has returned every array it rented by the time this is caught;
-/// a <see cref="PooledBufferStream"/> that refuses a write keeps what it already holds until it is disposed.
+/// Nothing past the limit was kept: a pooled read has returned every array it rented by the time this is caught. A local
+/// buffer over its limit (a <see cref="PooledBufferStream"/>, a request body being serialized) throws
+/// <see cref="BufferLimitExceededException"/> instead, which is not an HTTP failure.
 /// </remarks>
 public sealed class PayloadTooLargeException : HttpRequestException
 {

@@ -27,7 +27,12 @@ public sealed class PooledBuffer : IMemoryOwner<byte>
 
     private string DebuggerText => _array is null ? "PooledBuffer (disposed)" : $"PooledBuffer {_length:N0} bytes in a {_array.Length:N0}-byte array{(_pool is null ? ", not pooled" : string.Empty)}";
 
-    /// <summary>An empty lease that owns nothing; disposing it is a no-op.</summary>
+    /// <summary>
+    /// A new empty lease, which owns no array: disposing it gives nothing back to any pool. It is a lease like any other all
+    /// the same: after <see cref="Dispose"/>, <see cref="IsDisposed"/> is <see langword="true"/> and <see cref="Length"/>,
+    /// <see cref="Span"/> and <see cref="Memory"/> throw <see cref="ObjectDisposedException"/>. Each call returns a lease of
+    /// its own, so one owner's dispose reaches no other.
+    /// </summary>
     public static PooledBuffer Empty => new(null, [], 0);
 
     /// <summary>Takes ownership of <paramref name="array"/>, rented from <paramref name="pool"/>.</summary>

@@ -16,9 +16,16 @@ namespace PooledHttp.Buffers;
 /// <para><b>Ownership.</b> The stream owns at most one rented array at a time. <see cref="Dispose(bool)"/>
 /// returns it exactly once; a second dispose does nothing. <see cref="DetachBuffer"/> hands the array
 /// to a <see cref="PooledBuffer"/> instead, after which the stream owns nothing and is disposed.</para>
-/// <para><b>After dispose.</b> Every member but <see cref="Dispose(bool)"/> and the <c>Can*</c> properties
-/// throws <see cref="ObjectDisposedException"/>, the asynchronous ones through their task. Memory obtained from <see cref="WrittenMemory"/>
-/// before dispose must not be used after it.</para>
+/// <para><b>Growth.</b> A write, <see cref="GetMemory"/> or <see cref="GetSpan"/> that needs more room than the array has
+/// rents a larger array, copies the data into it, and returns the old array to the pool, where the next renter may get
+/// it at once. So a <see cref="WrittenSpan"/>, <see cref="WrittenMemory"/>, <see cref="GetReadOnlySequence"/>,
+/// <see cref="GetMemory"/> or <see cref="GetSpan"/> handed out before a growth points into an array that is no longer
+/// the stream's: take them afresh after every write, and read them only until the next one. Writing the stream's own
+/// bytes into it (<c>stream.Write(stream.WrittenSpan)</c>) is safe: the old array goes back only after the copy.</para>
+/// <para><b>After dispose.</b> Every member but <see cref="Dispose(bool)"/>, <see cref="Flush"/>, <see cref="FlushAsync(CancellationToken)"/>
+/// and the <c>Can*</c> properties throws <see cref="ObjectDisposedException"/>, the asynchronous ones through their task;
+/// <see cref="Flush"/> and <see cref="FlushAsync(CancellationToken)"/> succeed, as <see cref="MemoryStream"/>'s do. Memory
+/// obtained from <see cref="WrittenMemory"/> before dispose must not be used after it.</para>
 /// </remarks>
 [DebuggerDisplay("{DebuggerText,nq}")]
 public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
@@ -45,7 +52,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     private int _disposed; // 0 live, 1 disposed or detached: set once, atomically, so two racing disposes return the array once
 
     /// <summary>Creates the stream.</summary>
-    /// <param name="maxLength">The most bytes it will ever hold; writing past it throws <see cref="PayloadTooLargeException"/>.</param>
+    /// <param name="maxLength">The most bytes it will ever hold; writing past it throws <see cref="BufferLimitExceededException"/> (not an HTTP failure: no request is involved).</param>
     /// <param name="initialCapacity">Bytes to rent up front, for example a Content-Length; 0 rents nothing until the first write.</param>
     /// <param name="pool">The pool to rent from; <see cref="ArrayPool{T}.Shared"/> when <see langword="null"/>.</param>
     public PooledBufferStream(int maxLength = int.MaxValue, int initialCapacity = 0, ArrayPool<byte>? pool = null)
@@ -87,7 +94,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>The bytes written so far.</summary>
+    /// <summary>The bytes written so far, valid until the next write that grows the array (see the remarks on growth) or dispose.</summary>
     public ReadOnlyMemory<byte> WrittenMemory
     {
         get
@@ -97,7 +104,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>The bytes written so far, as a span.</summary>
+    /// <summary>The bytes written so far, as a span, valid until the next write that grows the array or dispose.</summary>
     public ReadOnlySpan<byte> WrittenSpan
     {
         get
@@ -164,9 +171,12 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     public override void Write(ReadOnlySpan<byte> buffer)
     {
         ThrowIfOverLimit(buffer.Length);
-        EnsureCapacity(buffer.Length);
+
+        // The bytes may be this stream's own (its WrittenSpan): the array they live in goes back only after the copy.
+        byte[]? replaced = EnsureCapacity(buffer.Length, MaxLength);
         buffer.CopyTo(_buffer.AsSpan(_length));
         _length += buffer.Length;
+        ReturnReplaced(replaced);
     }
 
     /// <inheritdoc />
@@ -194,7 +204,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
             Write(buffer.Span);
             return ValueTask.CompletedTask;
         }
-        catch (Exception e) when (e is ObjectDisposedException or PayloadTooLargeException)
+        catch (Exception e) when (e is ObjectDisposedException or BufferLimitExceededException)
         {
             return ValueTask.FromException(e);
         }
@@ -223,10 +233,10 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
     /// the memory may reach past <see cref="MaxLength"/> by up to the hint, and <see cref="Advance"/> enforces
     /// the limit on the bytes actually written. What is rented stays bounded all the same: a hint larger than
     /// three times the room left (plus a few KiB for quotes and indentation) asks for data that cannot fit, and
-    /// throws <see cref="PayloadTooLargeException"/> before anything is rented, so the stream never asks its pool
+    /// throws <see cref="BufferLimitExceededException"/> before anything is rented, so the stream never asks its pool
     /// for more than three times <see cref="MaxLength"/> and a few KiB.
     /// </summary>
-    /// <exception cref="PayloadTooLargeException">The stream is full, or the hint asks for more than can fit.</exception>
+    /// <exception cref="BufferLimitExceededException">The stream is full, or the hint asks for more than can fit.</exception>
     public Memory<byte> GetMemory(int sizeHint = 0)
     {
         int room = ReserveRoom(sizeHint);
@@ -240,19 +250,16 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         return _buffer.AsSpan(_length, room);
     }
 
-    /// <summary>Does nothing: the bytes are in memory as soon as they are written.</summary>
-    public override void Flush() => ThrowIfDisposed();
-
-    /// <summary>Does nothing; a cancelled token or a disposed stream comes through the returned task.</summary>
-    public override Task FlushAsync(CancellationToken cancellationToken)
+    /// <summary>Does nothing, and succeeds after dispose too, as <see cref="MemoryStream.Flush"/> does: the bytes are in memory as
+    /// soon as they are written, and a writer that flushes on its own disposal (<c>Utf8JsonWriter</c>, <c>StreamWriter</c> with
+    /// <c>leaveOpen</c>) may do so after <see cref="DetachBuffer"/> or <see cref="Stream.Dispose()"/>.</summary>
+    public override void Flush()
     {
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return Task.FromCanceled(cancellationToken);
-        }
-
-        return Volatile.Read(ref _disposed) != 0 ? Task.FromException(new ObjectDisposedException(GetType().Name)) : Task.CompletedTask;
     }
+
+    /// <summary>Does nothing, after dispose too, as <see cref="Flush"/>; a cancelled token comes through the returned task.</summary>
+    public override Task FlushAsync(CancellationToken cancellationToken)
+        => cancellationToken.IsCancellationRequested ? Task.FromCanceled(cancellationToken) : Task.CompletedTask;
 
     /// <summary>Not supported: the stream is write-only.</summary>
     public override int Read(byte[] buffer, int offset, int count)
@@ -329,7 +336,7 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         int left = MaxLength - _length;
         if (left == 0)
         {
-            throw new PayloadTooLargeException(MaxLength);
+            throw new BufferLimitExceededException(MaxLength);
         }
 
         // Without a hint, room up to the limit; with one, the room asked for even past the limit, unless
@@ -338,10 +345,10 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         int room = sizeHint == 0 ? Math.Min(DefaultSizeHint, left) : sizeHint;
         if (room > ((long)left * WorstCaseHintExpansion) + HintSlack)
         {
-            throw new PayloadTooLargeException(MaxLength);
+            throw new BufferLimitExceededException(MaxLength);
         }
 
-        EnsureCapacity(room, (long)_length + room);
+        ReturnReplaced(EnsureCapacity(room, (long)_length + room));
         return _buffer.Length - _length;
     }
 
@@ -350,26 +357,27 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         ThrowIfDisposed();
         if (additional > MaxLength - _length)
         {
-            throw new PayloadTooLargeException(MaxLength);
+            throw new BufferLimitExceededException(MaxLength);
         }
     }
 
-    private void EnsureCapacity(int additional) => EnsureCapacity(additional, MaxLength);
-
+    /// <summary>Makes room for <paramref name="additional"/> bytes past what is written, moving the data to a larger array when
+    /// it must. The array it replaced is the caller's to give back, with <see cref="ReturnReplaced"/>, once nothing reads it.</summary>
     /// <param name="additional">Room needed after what is written.</param>
     /// <param name="ceiling">The most to ask the pool for: the limit, or past it by a writer's size hint.</param>
-    private void EnsureCapacity(int additional, long ceiling)
+    /// <returns>The array the data moved out of, or <see langword="null"/> when it did not move.</returns>
+    private byte[]? EnsureCapacity(int additional, long ceiling)
     {
         ThrowIfDisposed();
         if (additional <= _buffer.Length - _length)
         {
-            return;
+            return null;
         }
 
         long needed = (long)_length + additional;
         if (needed > Math.Max(ceiling, MaxLength))
         {
-            throw new PayloadTooLargeException(MaxLength);
+            throw new BufferLimitExceededException(MaxLength);
         }
 
         // Grow geometrically to keep the number of copies logarithmic, but never ask for more than the ceiling: a
@@ -381,9 +389,14 @@ public sealed class PooledBufferStream : Stream, IBufferWriter<byte>
         _buffer.AsSpan(0, _length).CopyTo(bigger);
         byte[] old = _buffer;
         _buffer = bigger;
-        if (old.Length > 0)
+        return old;
+    }
+
+    private void ReturnReplaced(byte[]? replaced)
+    {
+        if (replaced is { Length: > 0 })
         {
-            _pool.Return(old);
+            _pool.Return(replaced);
         }
     }
 

@@ -18,8 +18,13 @@ namespace PooledHttp.Http;
 /// the runtime's HTTP content streams copy straight out of the connection's buffer; another stream may use a
 /// copy buffer of its own (<see cref="Stream"/>'s default rents one from <see cref="ArrayPool{T}.Shared"/>).
 /// Everything that holds the body comes from the given pool.</para>
-/// <para>The read's own async methods use <see cref="PoolingAsyncValueTaskMethodBuilder{TResult}"/>: a
-/// read that has to wait for the network reuses its state machine instead of allocating one per call.</para>
+/// <para><b>Awaiting.</b> Await the returned <see cref="ValueTask{TResult}"/> once, directly, or turn it into a task once with
+/// <see cref="ValueTask{TResult}.AsTask"/>. A read that has to wait for the network is backed by a <see cref="Task{TResult}"/>
+/// of its own, so a caller that breaks the rule (blocks with <c>.Result</c> while the read is pending, awaits twice) gets
+/// what it would get from a <see cref="Task{TResult}"/>, a blocking wait and the same result, and reaches nobody else's read.
+/// The state machines inside are pooled (<see cref="PoolingAsyncValueTaskMethodBuilder{TResult}"/>) and awaited only
+/// by the library itself, exactly once; the task costs about 90 bytes per read that waits (the measured figures
+/// are in the README).</para>
 /// </remarks>
 public static class PooledBodyReader
 {
@@ -77,15 +82,36 @@ public static class PooledBodyReader
     /// the error is the inner <see cref="HttpIOException"/>'s, <see cref="HttpRequestError.Unknown"/> otherwise, as
     /// <see cref="HttpContent.ReadAsByteArrayAsync()"/> reports it.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    /// <remarks>The stream is read from where it stands to its end: bytes read from it before the call are not part of the result,
+    /// so pass a stream nobody has read from. (<see cref="PooledHttpClientExtensions.ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/>
+    /// checks that for a response's body; a bare stream cannot tell.)</remarks>
     public static ValueTask<PooledBuffer> ReadAsync(Stream body, long? declaredLength, int maxBytes = DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(body);
         ArgumentOutOfRangeException.ThrowIfNegative(maxBytes);
-        pool ??= BodyPool.Shared;
+        if (declaredLength is { } given)
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(given, nameof(declaredLength));
+        }
 
+        return Detached(ReadCoreAsync(body, declaredLength, maxBytes, pool ?? BodyPool.Shared, cancellationToken));
+    }
+
+    /// <summary>
+    /// Hands a caller a pooled state machine's result in a form it cannot misuse: the value when the read is already done,
+    /// otherwise a task that awaits the pooled one exactly once. A caller that blocks on a pending pooled
+    /// <see cref="ValueTask{TResult}"/> (<c>.Result</c>) makes its box go back to the pool while the read still runs; the next
+    /// read on that thread then takes over the same box, and both fail (dotnet/runtime's
+    /// <c>PoolingAsyncValueTaskMethodBuilder</c> returns the box in <c>GetResult</c>, whatever the state).
+    /// </summary>
+    internal static ValueTask<T> Detached<T>(ValueTask<T> pooled)
+        => pooled.IsCompletedSuccessfully ? new ValueTask<T>(pooled.Result) : new ValueTask<T>(pooled.AsTask());
+
+    /// <summary><see cref="ReadAsync"/> after its argument checks, as a pooled <see cref="ValueTask{TResult}"/>: for the library's own awaits only.</summary>
+    internal static ValueTask<PooledBuffer> ReadCoreAsync(Stream body, long? declaredLength, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
+    {
         if (declaredLength is { } declared)
         {
-            ArgumentOutOfRangeException.ThrowIfNegative(declared, nameof(declaredLength));
             if (declared > maxBytes)
             {
                 return ValueTask.FromException<PooledBuffer>(new PayloadTooLargeException(maxBytes, declared));
@@ -157,13 +183,7 @@ public static class PooledBodyReader
         // A body of unknown length grows through smaller arrays before it fits. A pool made for bodies of a known
         // typical size (BodyPool.Create) starts every such read in an array of that size, as a Content-Length
         // would; any other pool starts small, so that a small body never holds a large array for its lease.
-        int initial = Math.Min(InitialUnknownLengthCapacity, maxBytes);
-        byte[]? warm = pool is BoundedArrayPool { TypicalBodySize: var typical } && typical > initial
-            ? pool.Rent(Math.Min(typical, maxBytes))
-            : null;
-        using PooledBufferStream buffer = warm is null
-            ? new PooledBufferStream(maxBytes, initial, pool) { GrowthFactor = UnknownLengthGrowth }
-            : new PooledBufferStream(maxBytes, warm, pool) { GrowthFactor = UnknownLengthGrowth };
+        using PooledBufferStream buffer = UnknownLengthSink(maxBytes, pool);
         try
         {
             // CopyToAsync rather than a read loop: the runtime's chunked and read-to-end content streams copy
@@ -175,10 +195,69 @@ public static class PooledBodyReader
             // Ownership moves to the lease; the using above then disposes an empty stream.
             return buffer.DetachBuffer();
         }
+        catch (BufferLimitExceededException)
+        {
+            throw new PayloadTooLargeException(maxBytes);
+        }
         catch (Exception e) when (BodyFailure.IsStreamFailure(e))
         {
             throw BodyFailure.StreamFailed(e);
         }
+    }
+
+    /// <summary>
+    /// Reads a response's content whole through <see cref="HttpContent.CopyToAsync(Stream, CancellationToken)"/>, the path
+    /// <see cref="HttpContent.ReadAsByteArrayAsync()"/> takes: a content whose stream was already handed out fails as it fails
+    /// there (<see cref="InvalidOperationException"/>), a buffered content gives its whole buffer, a disposed one throws
+    /// <see cref="ObjectDisposedException"/>, and the stream's failures come wrapped as the runtime wraps them.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    internal static async ValueTask<PooledBuffer> ReadContentAsync(HttpContent content, long? declaredLength, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
+    {
+        PooledBufferStream sink;
+        if (declaredLength is { } declared)
+        {
+            // The declared length is the sink's limit: a byte past it fails the write, and the read as too long.
+            int length = checked((int)declared);
+            sink = length == 0 ? new PooledBufferStream(0) : new PooledBufferStream(length, pool.Rent(Math.Min(length, MaxUpFrontRent)), pool);
+        }
+        else
+        {
+            sink = UnknownLengthSink(maxBytes, pool);
+        }
+
+        using (sink)
+        {
+            try
+            {
+                await content.CopyToAsync(sink, cancellationToken).ConfigureAwait(false);
+            }
+            catch (BufferLimitExceededException)
+            {
+                throw declaredLength is { } length
+                    ? BodyFailure.Invalid($"The body is longer than the {length:N0} bytes its Content-Length declared.")
+                    : new PayloadTooLargeException(maxBytes);
+            }
+
+            if (declaredLength is { } expected && sink.Length != expected)
+            {
+                throw BodyFailure.Ended($"The body ended after {sink.Length:N0} of the {expected:N0} bytes its Content-Length declared.");
+            }
+
+            return sink.DetachBuffer();
+        }
+    }
+
+    /// <summary>Where a body of unknown length is collected: see <see cref="ReadUnknownLengthAsync"/>.</summary>
+    private static PooledBufferStream UnknownLengthSink(int maxBytes, ArrayPool<byte> pool)
+    {
+        int initial = Math.Min(InitialUnknownLengthCapacity, maxBytes);
+        byte[]? warm = pool is BoundedArrayPool { TypicalBodySize: var typical } && typical > initial
+            ? pool.Rent(Math.Min(typical, maxBytes))
+            : null;
+        return warm is null
+            ? new PooledBufferStream(maxBytes, initial, pool) { GrowthFactor = UnknownLengthGrowth }
+            : new PooledBufferStream(maxBytes, warm, pool) { GrowthFactor = UnknownLengthGrowth };
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]

@@ -7,17 +7,22 @@ using PooledHttp.Buffers;
 namespace PooledHttp.Http;
 
 /// <summary>
-/// Downloads a whole response body into a pooled buffer: a request in, a <see cref="PooledBuffer"/> out.
+/// Downloads a whole response body into a pooled buffer: a request in, a <see cref="PooledBuffer"/> out; or reads the body
+/// of a response you already have.
 /// </summary>
 /// <remarks>
-/// The request is sent with <see cref="HttpCompletionOption.ResponseHeadersRead"/> so that
-/// <see cref="HttpClient"/> builds no buffer of its own; the body streams straight into one array
-/// rented from the pool. The <see cref="HttpResponseMessage"/> is disposed before these methods return,
-/// on every path, so the connection goes back to the pool as soon as the body is in. The caller owns
-/// the returned buffer and must dispose it.
-/// <para>The methods return <see cref="ValueTask{TResult}"/> from pooled state machines: a download that
-/// waits on the network reuses one instead of allocating a task per call. Await the result once, directly; call
-/// <see cref="ValueTask{TResult}.AsTask"/> to combine it with other tasks.</para>
+/// <para><see cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/> and
+/// <see cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)"/> send with
+/// <see cref="HttpCompletionOption.ResponseHeadersRead"/>, so that <see cref="HttpClient"/> builds no buffer of its own: the body
+/// streams straight into one array rented from the pool. They dispose the response they receive before they return, on
+/// every path, so the connection goes back to the pool as soon as the body is in. The request is the caller's, as with
+/// <see cref="HttpClient.SendAsync(HttpRequestMessage)"/>: <c>SendPooledAsync</c> does not dispose it, and
+/// <c>GetPooledAsync</c> disposes the one it builds. <see cref="ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/>
+/// disposes nothing: the response stays the caller's. The caller owns the returned buffer and must dispose it.</para>
+/// <para>Await the returned <see cref="ValueTask{TResult}"/> once, directly; call <see cref="ValueTask{TResult}.AsTask"/> to
+/// combine it with other tasks. A caller that blocks on it instead (<c>.Result</c>) waits for the body, as with
+/// <c>GetByteArrayAsync(url).Result</c>, and reaches no other read: see <see cref="PooledBodyReader"/>'s remarks.</para>
+/// <para>A string address takes the same options through <see cref="PooledHttpStringExtensions"/>.</para>
 /// </remarks>
 public static class PooledHttpClientExtensions
 {
@@ -39,7 +44,8 @@ public static class PooledHttpClientExtensions
     /// </summary>
     /// <param name="client">The client.</param>
     /// <param name="requestUri">The address; <see langword="null"/> means the client's <see cref="HttpClient.BaseAddress"/>.</param>
-    /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
+    /// <param name="maxBytes">The largest body accepted; it can lower the client's <see cref="HttpClient.MaxResponseContentBufferSize"/>, never
+    /// raise it. By default the smaller of that and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
     /// <inheritdoc cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)" path="/exception"/>
@@ -52,18 +58,8 @@ public static class PooledHttpClientExtensions
             Version = client.DefaultRequestVersion,
             VersionPolicy = client.DefaultVersionPolicy,
         };
-        return client.SendPooledAsync(request, maxBytes, pool, cancellationToken);
+        return Send(client, request, ownsRequest: true, maxBytes, pool, cancellationToken);
     }
-
-    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
-    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/>
-    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string? requestUri)
-        => client.GetPooledAsync(CreateUri(requestUri), null, null, CancellationToken.None);
-
-    /// <summary>GETs <paramref name="requestUri"/> and returns its body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
-    /// <inheritdoc cref="GetPooledAsync(HttpClient, Uri?, int?, ArrayPool{byte}?, CancellationToken)"/>
-    public static ValueTask<PooledBuffer> GetPooledAsync(this HttpClient client, string? requestUri, CancellationToken cancellationToken)
-        => client.GetPooledAsync(CreateUri(requestUri), null, null, cancellationToken);
 
     /// <summary>Sends <paramref name="request"/> and returns the body in a pooled buffer from <see cref="BodyPool.Shared"/>.</summary>
     /// <inheritdoc cref="SendPooledAsync(HttpClient, HttpRequestMessage, int?, ArrayPool{byte}?, CancellationToken)"/>
@@ -77,15 +73,17 @@ public static class PooledHttpClientExtensions
 
     /// <summary>
     /// Sends <paramref name="request"/>, checks for a success status, and returns the body in a pooled
-    /// buffer. The request and the response are both disposed before this returns, on every path, a refused
-    /// argument included. The exchange, headers and body, ends as <see cref="HttpClient.GetByteArrayAsync(Uri?, CancellationToken)"/>
+    /// buffer. The response is disposed before this returns, on every path. The request is the caller's, as with
+    /// <see cref="HttpClient.SendAsync(HttpRequestMessage)"/>: it is not disposed, so its content can go out again in
+    /// another request (a retry); dispose it when done, which gives a pooled content's buffer back. The exchange, headers and body, ends as <see cref="HttpClient.GetByteArrayAsync(Uri?, CancellationToken)"/>
     /// ends: at the client's <see cref="HttpClient.Timeout"/>, at <paramref name="cancellationToken"/>, or at the
     /// client's <see cref="HttpClient.CancelPendingRequests"/> or <see cref="HttpClient.Dispose(bool)"/>, and it fails
     /// with the exceptions that method throws for the same failure. The body is framed as <see cref="ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/> frames it.
     /// </summary>
     /// <param name="client">The client.</param>
-    /// <param name="request">The request; sent as it is (its version included) and disposed.</param>
-    /// <param name="maxBytes">The largest body accepted; by default the smaller of the client's <see cref="HttpClient.MaxResponseContentBufferSize"/> and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
+    /// <param name="request">The request; sent as it is (its version included), and left to the caller to dispose.</param>
+    /// <param name="maxBytes">The largest body accepted; it can lower the client's <see cref="HttpClient.MaxResponseContentBufferSize"/>, never
+    /// raise it. By default the smaller of that and <see cref="PooledBodyReader.DefaultMaxBytes"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the request and the read.</param>
     /// <returns>A buffer holding exactly the body; the caller owns it and must dispose it.</returns>
@@ -103,43 +101,43 @@ public static class PooledHttpClientExtensions
     /// <see cref="TimeoutException"/> and its message HttpClient's, in the current culture); or the client cancelled its pending requests.</exception>
     /// <exception cref="ObjectDisposedException">The client was disposed before the call (thrown at the call, as HttpClient throws it).</exception>
     /// <exception cref="InvalidOperationException">The request has no absolute address and the client has no base address, or the request was sent
-    /// before. Unlike HttpClient, which throws it at the call, this comes through the returned task.</exception>
+    /// before (send its content again in a new request instead). Unlike HttpClient, which throws it at the call, this comes through the returned task.</exception>
     public static ValueTask<PooledBuffer> SendPooledAsync(this HttpClient client, HttpRequestMessage request, int? maxBytes = null, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
-        // A refused call still disposes the request: its content may hold pooled memory (PooledJsonContent).
+        ArgumentNullException.ThrowIfNull(client);
+        ArgumentNullException.ThrowIfNull(request);
+        return Send(client, request, ownsRequest: false, maxBytes, pool, cancellationToken);
+    }
+
+    /// <summary>The checks at the call, then the exchange. A request built here (<paramref name="ownsRequest"/>) is disposed
+    /// here, on every path; a caller's request is left to the caller.</summary>
+    private static ValueTask<PooledBuffer> Send(HttpClient client, HttpRequestMessage request, bool ownsRequest, int? maxBytes, ArrayPool<byte>? pool, CancellationToken cancellationToken)
+    {
+        CancellationToken pending;
         try
         {
-            ArgumentNullException.ThrowIfNull(client);
-            ArgumentNullException.ThrowIfNull(request);
             if (maxBytes is { } given)
             {
                 ArgumentOutOfRangeException.ThrowIfNegative(given, nameof(maxBytes));
             }
-        }
-        catch
-        {
-            request?.Dispose();
-            throw;
-        }
 
-        CancellationToken pending;
-        try
-        {
             // At the call, as HttpClient checks a disposed client before it starts.
             pending = PendingRequests.Of(client);
         }
-        catch
+        catch when (ownsRequest)
         {
             request.Dispose();
             throw;
         }
 
-        int limit = maxBytes ?? (int)Math.Min(client.MaxResponseContentBufferSize, PooledBodyReader.DefaultMaxBytes);
-        return SendPooledCoreAsync(client, request, limit, pool, pending, cancellationToken);
+        // The client's limit is a safety limit: a call's own can lower it, never raise it (GetByteArrayAsync refuses past it).
+        long clientLimit = Math.Min(client.MaxResponseContentBufferSize, PooledBodyReader.DefaultMaxBytes);
+        int limit = (int)Math.Min(maxBytes ?? clientLimit, client.MaxResponseContentBufferSize);
+        return PooledBodyReader.Detached(SendPooledCoreAsync(client, request, ownsRequest, limit, pool ?? BodyPool.Shared, pending, cancellationToken));
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private static async ValueTask<PooledBuffer> SendPooledCoreAsync(HttpClient client, HttpRequestMessage request, int limit, ArrayPool<byte>? pool, CancellationToken pending, CancellationToken cancellationToken)
+    private static async ValueTask<PooledBuffer> SendPooledCoreAsync(HttpClient client, HttpRequestMessage request, bool ownsRequest, int limit, ArrayPool<byte> pool, CancellationToken pending, CancellationToken cancellationToken)
     {
         // HttpClient's timeout and pending-requests cancellation end with the headers when it is asked for
         // ResponseHeadersRead; the body must live under them too, or a stalled body hangs the caller for ever.
@@ -148,7 +146,7 @@ public static class PooledHttpClientExtensions
         {
             try
             {
-                using (request)
+                using (ownsRequest ? request : null)
                 using (HttpResponseMessage response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timed.Token).ConfigureAwait(false))
                 {
                     response.EnsureSuccessStatusCode();
@@ -162,7 +160,7 @@ public static class PooledHttpClientExtensions
                     long? declared = BodyFraming.DeclaredLength(response);
                     ThrowIfOverLimit(declared, limit);
                     Stream body = await response.Content.ReadAsStreamAsync(timed.Token).ConfigureAwait(false);
-                    return await PooledBodyReader.ReadAsync(body, declared, limit, pool, timed.Token).ConfigureAwait(false);
+                    return await PooledBodyReader.ReadCoreAsync(body, declared, limit, pool, timed.Token).ConfigureAwait(false);
                 }
             }
             catch (Exception e) when (Cancellation(e, timed, timeout, cancellationToken) is { } cancelled)
@@ -221,8 +219,12 @@ public static class PooledHttpClientExtensions
     /// Reads the body of a response you already have into a pooled buffer, framed as the runtime frames it:
     /// the answer to a HEAD, a 204 or a 304 is empty whatever Content-Length it carries; Transfer-Encoding
     /// overrides Content-Length; otherwise a Content-Length must be valid, given once (or repeated with the same
-    /// value), and match the body exactly. Neither the response nor its content is disposed, and the status
-    /// is not checked: that stays with the caller, as with <see cref="HttpContent.ReadAsByteArrayAsync()"/>.
+    /// value), and match the body exactly. The body is read as <see cref="HttpContent.ReadAsByteArrayAsync()"/> reads it
+    /// (through <see cref="HttpContent.CopyToAsync(Stream, CancellationToken)"/>), so it is the whole body or a failure, never
+    /// part of it: a body whose stream was already handed out (<see cref="HttpContent.ReadAsStreamAsync()"/>, an earlier read)
+    /// throws <see cref="InvalidOperationException"/>, as there, and a buffered body is read whole from its buffer, however much
+    /// of a stream over it was read. Neither the response nor its content is disposed, and the status is not checked: that
+    /// stays with the caller, as with <see cref="HttpContent.ReadAsByteArrayAsync()"/>.
     /// Only <paramref name="cancellationToken"/> bounds the read; the client's timeout ended with the headers
     /// if the response was read with <see cref="HttpCompletionOption.ResponseHeadersRead"/>.
     /// </summary>
@@ -238,32 +240,35 @@ public static class PooledHttpClientExtensions
     /// ended early (<see cref="HttpRequestError.ResponseEnded"/>), framing that cannot be trusted (<see cref="HttpRequestError.InvalidResponse"/>:
     /// an invalid or conflicting Content-Length, RFC 9112 §6.3, or a body longer than it), or a failed read, the response disposed during
     /// it included (the stream's exception inside).</exception>
-    /// <exception cref="ObjectDisposedException">The response was disposed before the call.</exception>
+    /// <exception cref="ObjectDisposedException">The response was disposed before the call, whatever its status (a 204 included).</exception>
+    /// <exception cref="InvalidOperationException">The body's stream was already handed out and the body is not buffered, as
+    /// <see cref="HttpContent.ReadAsByteArrayAsync()"/> reports it.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public static ValueTask<PooledBuffer> ReadPooledAsync(this HttpResponseMessage response, int maxBytes = PooledBodyReader.DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(response);
         ArgumentOutOfRangeException.ThrowIfNegative(maxBytes);
-        return ReadPooledCoreAsync(response, maxBytes, pool, cancellationToken);
+        return PooledBodyReader.Detached(ReadPooledCoreAsync(response, maxBytes, pool ?? BodyPool.Shared, cancellationToken));
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private static async ValueTask<PooledBuffer> ReadPooledCoreAsync(HttpResponseMessage response, int maxBytes, ArrayPool<byte>? pool, CancellationToken cancellationToken)
+    private static async ValueTask<PooledBuffer> ReadPooledCoreAsync(HttpResponseMessage response, int maxBytes, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
+        // Every path goes through the content's own copy, as ReadAsByteArrayAsync does: a disposed response throws
+        // ObjectDisposedException, a stream already handed out InvalidOperationException, whatever the status.
         if (BodyFraming.HasNoBody(response))
         {
+            await response.Content.CopyToAsync(Stream.Null, cancellationToken).ConfigureAwait(false);
             return PooledBuffer.Empty;
         }
 
         long? declared = BodyFraming.DeclaredLength(response);
         ThrowIfOverLimit(declared, maxBytes);
-        // A response disposed before the call throws ObjectDisposedException here, as ReadAsByteArrayAsync does.
-        Stream body = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
-        return await PooledBodyReader.ReadAsync(body, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
+        return await PooledBodyReader.ReadContentAsync(response.Content, declared, maxBytes, pool, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>HttpClient's rule for a string address: <see langword="null"/> or empty means the base address.</summary>
-    private static Uri? CreateUri(string? uri) => string.IsNullOrEmpty(uri) ? null : new Uri(uri, UriKind.RelativeOrAbsolute);
+    internal static Uri? CreateUri(string? uri) => string.IsNullOrEmpty(uri) ? null : new Uri(uri, UriKind.RelativeOrAbsolute);
 
     /// <summary>Fails before the body is opened: nothing is rented for a body that will be refused anyway.</summary>
     private static void ThrowIfOverLimit(long? declared, int maxBytes)

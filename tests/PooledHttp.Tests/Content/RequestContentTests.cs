@@ -39,13 +39,13 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
         // The overload trimmed and native AOT services use: no reflection, the context's own options (camelCase here).
         var pool = new TrackingArrayPool();
         byte[] expected = JsonSerializer.SerializeToUtf8Bytes(Books, GeneratedJson.Default.BookArray);
-        using (PooledJsonContent content = PooledJsonContent.Create(Books, GeneratedJson.Default.BookArray, pool, int.MaxValue))
+        using (PooledJsonContent content = PooledJsonContent.Create(Books, GeneratedJson.Default.BookArray, new PooledContentOptions { Pool = pool }))
         {
             Assert.True(content.Body.Span.SequenceEqual(expected));
             Assert.Equal(expected.Length, content.Headers.ContentLength);
         }
 
-        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(Books, GeneratedJson.Default.BookArray, pool, 1_000));
+        Assert.Equal(1_000, Assert.Throws<BufferLimitExceededException>(() => PooledJsonContent.Create(Books, GeneratedJson.Default.BookArray, new() { Pool = pool, MaxBytes = 1_000 })).Limit);
         pool.AssertBalanced();
     }
 
@@ -75,7 +75,7 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
     public void Pooled_json_content_over_the_limit_throws_and_returns_its_buffers()
     {
         var pool = new TrackingArrayPool();
-        var error = Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(Books, options: null, pool: pool, maxBytes: 10_000));
+        var error = Assert.Throws<BufferLimitExceededException>(() => PooledJsonContent.Create(Books, options: null, pool: pool, maxBytes: 10_000));
         Assert.Equal(10_000, error.Limit);
         Assert.True(pool.Rents > 0);
         pool.AssertBalanced();
@@ -88,7 +88,7 @@ public class RequestContentTests(ServerFixture fixture) : IClassFixture<ServerFi
         // 92 times a 64 KiB limit, were rented before the limit refused the body.
         const int Limit = 64 * 1024;
         var pool = new TrackingArrayPool();
-        Assert.Throws<PayloadTooLargeException>(() => PooledJsonContent.Create(new string('x', 2_000_000), options: null, pool: pool, maxBytes: Limit));
+        Assert.Throws<BufferLimitExceededException>(() => PooledJsonContent.Create(new string('x', 2_000_000), options: null, pool: pool, maxBytes: Limit));
         Assert.True(pool.LargestRequest <= (3 * Limit) + 4096, $"rented up to {pool.LargestRequest:N0} bytes under a {Limit:N0}-byte limit");
         pool.AssertBalanced();
 

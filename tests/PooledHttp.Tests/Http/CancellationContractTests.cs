@@ -137,7 +137,7 @@ public sealed class CancellationContractTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_disposed_client_is_refused_with_HttpClients_exception_and_the_request_is_disposed()
+    public async Task A_disposed_client_is_refused_with_HttpClients_exception_and_the_request_left_to_its_owner()
     {
         using var client = new HttpClient();
         client.Dispose();
@@ -146,6 +146,8 @@ public sealed class CancellationContractTests : IAsyncLifetime
         using var request = new HttpRequestMessage(HttpMethod.Post, _http11.Address) { Content = PooledHttp.Content.PooledJsonContent.Create(new { a = 1 }, options: null, pool: pool, maxBytes: int.MaxValue) };
         var pooled = await Assert.ThrowsAsync<ObjectDisposedException>(() => client.SendPooledAsync(request).AsTask());
         Assert.Equal(runtime.ObjectName, pooled.ObjectName);
+        Assert.Equal(1, pool.Outstanding); // the request is the caller's, as with SendAsync
+        request.Dispose();
         pool.AssertBalanced();
     }
 

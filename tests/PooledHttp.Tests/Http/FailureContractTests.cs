@@ -130,16 +130,19 @@ public sealed class FailureContractTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_refused_argument_still_disposes_the_request_and_its_pooled_content()
+    public async Task A_refused_argument_leaves_the_request_and_its_pooled_content_to_the_caller()
     {
         using var client = new HttpClient();
         var pool = new TrackingArrayPool();
         var request = new HttpRequestMessage(HttpMethod.Post, _h2c.Address) { Content = PooledJsonContent.Create(new { order = 42 }, options: null, pool: pool, maxBytes: int.MaxValue) };
         Assert.Equal(1, pool.Rents);
 
-        // Argument errors throw at the call, as HttpClient's do.
+        // Argument errors throw at the call, as HttpClient's do, and the request stays the caller's, as with SendAsync.
         Assert.Throws<ArgumentOutOfRangeException>(() => Started(client.SendPooledAsync(request, maxBytes: -1)));
+        Assert.Equal(1, pool.Outstanding);
+        await request.Content.CopyToAsync(Stream.Null);
 
+        request.Dispose();
         pool.AssertBalanced();
         await Assert.ThrowsAsync<ObjectDisposedException>(() => request.Content.CopyToAsync(Stream.Null));
     }
