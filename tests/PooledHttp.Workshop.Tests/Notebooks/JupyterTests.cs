@@ -220,7 +220,7 @@ public sealed class JupyterChapter00
         if (!lookup.Found)
         {
             // Only under CI does a test get here without them: .ci/run installs them, so this is a failure.
-            throw new InvalidOperationException($"{JupyterKernel.CiVariable}=1, and {lookup.Message}");
+            throw new InvalidOperationException(lookup.CiFailure);
         }
 
         string root = Repository.RepositoryTests.FindRoot();

@@ -4,8 +4,15 @@ using System.Text.Json;
 
 namespace PooledHttp.Tests.Support;
 
-/// <summary>What the lookup found: whether Jupyter, the <c>.net-csharp</c> kernel and its tool are all here, and if not, what to install.</summary>
-internal sealed record JupyterLookup(bool Found, string Message, string? ToolFolder);
+/// <summary>What the lookup found: whether Jupyter, the <c>.net-csharp</c> kernel and its tool are all here, and if not, what is missing and what to install.</summary>
+internal sealed record JupyterLookup(bool Found, string Message, string? ToolFolder)
+{
+    /// <summary>Why a test that needs them is skipped, outside CI.</summary>
+    public string SkipReason => $"Jupyter tests skipped: {Message}";
+
+    /// <summary>Why it fails, under CI.</summary>
+    public string CiFailure => $"Under CI ({JupyterKernel.CiVariable}=1) the Jupyter tests must run: {Message}";
+}
 
 /// <summary>
 /// Jupyter with the .NET Interactive kernel, the real notebook host: <c>jupyter nbconvert</c>, the kernel registered
@@ -67,7 +74,7 @@ internal static class JupyterKernel
 
         return missing.Count == 0
             ? new JupyterLookup(true, $"Jupyter with the {KernelName} kernel, its tool in {tool}", tool)
-            : new JupyterLookup(false, $"Jupyter tests skipped: missing {string.Join("; ", missing)}. {HowToInstall}", tool);
+            : new JupyterLookup(false, $"missing {string.Join("; ", missing)}. {HowToInstall}", tool);
     }
 
     private static bool HasKernel(string json)
@@ -134,7 +141,7 @@ public sealed class JupyterFactAttribute : FactAttribute
     {
         if (!JupyterKernel.UnderCi && !JupyterKernel.Lookup.Found)
         {
-            Skip = JupyterKernel.Lookup.Message;
+            Skip = JupyterKernel.Lookup.SkipReason;
         }
     }
 }
