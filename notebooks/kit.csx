@@ -17,8 +17,15 @@
 #r "../artifacts/notebook-bin/Plotly.NET.dll"
 #r "../artifacts/notebook-bin/Plotly.NET.CSharp.dll"
 
+// HTML("...") in a cell finds this before the kernel's own Kernel.HTML (a cell's names are looked up in the earlier
+// cells and loaded files first, then in its `using static` imports). The kernel's returns an IHtmlContent of
+// Microsoft.AspNetCore.Html.Abstractions 2.3.0.0, the version Microsoft.DotNet.Interactive was built against, while the
+// kernel runs on ASP.NET Core's 10.0.0.0: every cell that called it compiled with warning CS1701 on stderr. This one
+// returns a kit type, built against the framework's copy, and shows the same way, as text/html.
+static PooledHttp.Workshop.Notebooks.HtmlFragment HTML(string html) => new(html);
+
 // Charts: plotly.js from the kit (no network) on the page, and the kernel told to draw every Plotly.NET chart
 // with it: the job of Plotly.NET.Interactive, which cannot draw in the kernel (docs/dependencies.md says why).
-Microsoft.DotNet.Interactive.Kernel.display(Microsoft.DotNet.Interactive.Kernel.HTML(PooledHttp.Workshop.Charts.PlotlyHtml.Script()));
+Microsoft.DotNet.Interactive.Kernel.display(HTML(PooledHttp.Workshop.Charts.PlotlyHtml.Script()));
 Microsoft.DotNet.Interactive.Formatting.Formatter.Register<Plotly.NET.GenericChart>(
     (chart, writer) => writer.Write(PooledHttp.Workshop.Charts.PlotlyHtml.Of(chart)), "text/html");

@@ -16,9 +16,12 @@
 // the kit exists; a test holds the two to the same record. Delete artifacts/notebook-bin to force a
 // build (after changing the SDK, for example).
 
-// The .NET Interactive kernel may list warning CS1701 ("Assuming assembly reference ... matches identity ...")
-// beside these cells: the compiler unifying two versions of one assembly, harmless here. No #pragma here or in a
-// cell can hide it: Roslyn's scripting reports it with no source location, and pragmas only cover their own lines.
+// No cell should show warning CS1701 ("Assuming assembly reference ... matches identity ..."): the kernel compiles
+// cells against the runtime's own assemblies, with none of the NoWarn 1701 a project has, and reports it with no
+// source location, so no #pragma can hide it. Its two causes are removed where they start: kit.csx declares HTML(...)
+// (the kernel's names an older Microsoft.AspNetCore.Html.Abstractions), and the build below (-p:NotebookBin=true)
+// puts the netstandard2.1 builds of two libraries the cells use in artifacts/notebook-bin (PooledHttp.Workshop.csproj
+// says why).
 
 #load "chart-libraries.csx"
 
@@ -49,7 +52,7 @@ static void BuildWorkshopHelpers()
     }
 
     Console.WriteLine("Building the helpers into artifacts/notebook-bin (the first time takes about half a minute)...");
-    var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop/PooledHttp.Workshop.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin --nologo -v quiet")
+    var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop/PooledHttp.Workshop.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin -p:NotebookBin=true --nologo -v quiet")
     {
         RedirectStandardOutput = true,
         RedirectStandardError = true,

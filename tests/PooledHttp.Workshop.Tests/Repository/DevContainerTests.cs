@@ -1,13 +1,15 @@
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using System.Xml.Linq;
+using PooledHttp.Tests.Support;
 
 namespace PooledHttp.Tests.Repository;
 
 /// <summary>
 /// The Codespace's configuration against the Dev Container specification and against the repository: every property is
 /// one the spec defines, with a type it allows; the slow steps run where a Codespaces prebuild runs them; the Jupyter
-/// kernel is pinned; every path, project and extension it names exists or agrees.
+/// kernel's tool is the repository's pin, and that version installs; every path, project and extension it names exists
+/// or agrees.
 /// </summary>
 public partial class DevContainerTests
 {
@@ -145,16 +147,35 @@ public partial class DevContainerTests
     }
 
     [Fact]
-    public void The_jupyter_kernel_tool_is_pinned_to_one_version()
+    public void The_jupyter_kernel_tool_is_the_repositorys_pin()
     {
-        MatchCollection installs = ToolInstall().Matches(AllCommandText());
+        (string Install, string? Version)[] installs = [.. ToolPinTests.Installs(AllCommandText())];
         Assert.NotEmpty(installs);
-        foreach (Match install in installs)
+        foreach ((string install, string? version) in installs)
         {
-            Match version = Regex.Match(install.Value, @"--version\s+(?<v>\S+)");
-            Assert.True(version.Success, $"not pinned: `{install.Value.Trim()}` installs whatever is newest");
-            // Exact: no floating (*), no range, no prerelease that moves.
-            Assert.Matches(@"^\d+\.\d+\.\d+$", version.Groups["v"].Value);
+            // The one pin, which The_pinned_kernel_tool_installs installs: not only some exact version, but one that exists.
+            Assert.True(version == InteractiveTool.PinnedVersion, $"`{install}` installs {version ?? "whatever is newest"}, not the pin {InteractiveTool.PinnedVersion} ({InteractiveTool.PinFile})");
+        }
+    }
+
+    [Fact]
+    public async Task The_pinned_kernel_tool_installs()
+    {
+        // The package source serves only some versions (1.0.707101 is refused: "not found"): a pin that does not install
+        // would leave the Codespace, CI and the README's Jupyter route without a kernel.
+        string toolPath = Directory.CreateTempSubdirectory("pooledhttp-interactive-").FullName;
+        try
+        {
+            (int exit, string output, string error) = await ChildProcess.RunAsync(
+                "dotnet", ["tool", "install", InteractiveTool.PackageId, "--version", InteractiveTool.PinnedVersion, "--tool-path", toolPath], TimeSpan.FromMinutes(5));
+            Assert.True(exit == 0, $"dotnet tool install {InteractiveTool.PackageId} --version {InteractiveTool.PinnedVersion} failed (exit {exit}): {error}{output}");
+            string command = OperatingSystem.IsWindows() ? InteractiveTool.Command + ".exe" : InteractiveTool.Command;
+            Assert.True(File.Exists(Path.Combine(toolPath, command)), $"the install left no {command} in {toolPath}");
+            Assert.Contains(InteractiveTool.PinnedVersion, output, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(toolPath, recursive: true);
         }
     }
 
@@ -271,11 +292,8 @@ public partial class DevContainerTests
         };
     }
 
-    [GeneratedRegex(@"dotnet tool (install|update)[^\n]*Microsoft\.dotnet-interactive[^\n]*", RegexOptions.IgnoreCase)]
-    private static partial Regex ToolInstall();
-
     // A path into the repository: one of its top-level folders, or the solution, named in a command or a script.
-    [GeneratedRegex(@"(?<![\w/.$~-])(?:(?:\.devcontainer|\.vscode|\.ci|helpers|tools|tests|notebooks|exercises|docs|data)/[\w./-]*|PooledHttp\.slnx)")]
+    [GeneratedRegex(@"(?<![\w/.$~-])(?:(?:\.devcontainer|\.vscode|\.ci|\.config|helpers|tools|tests|notebooks|exercises|docs|data)/[\w./-]*|PooledHttp\.slnx)")]
     private static partial Regex RepositoryPath();
 
     [GeneratedRegex(@"\bdotnet (?<verb>restore|build|run|test|publish|pack)\b[^\n;&|]*")]
