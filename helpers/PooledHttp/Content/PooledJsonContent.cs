@@ -1,7 +1,8 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Net;
 using System.Net.Http.Headers;
-using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using PooledHttp.Buffers;
@@ -58,6 +59,7 @@ public sealed class PooledJsonContent : HttpContent
     /// <exception cref="ArgumentException"><paramref name="mediaType"/> names a charset other than utf-8.</exception>
     [RequiresUnreferencedCode(PooledJson.ReflectionReason)]
     [RequiresDynamicCode(PooledJson.ReflectionReason)]
+    [OverloadResolutionPriority(1)] // Create(value, null) means "no options", as it reads, not a null JsonTypeInfo<T>
     public static PooledJsonContent Create<T>(T value, JsonSerializerOptions? options = null, ArrayPool<byte>? pool = null, int maxBytes = int.MaxValue, MediaTypeHeaderValue? mediaType = null)
     {
         ThrowIfNotUtf8(mediaType);
@@ -99,7 +101,9 @@ public sealed class PooledJsonContent : HttpContent
 
     private static void ThrowIfNotUtf8(MediaTypeHeaderValue? mediaType)
     {
-        if (mediaType?.CharSet is { } charSet && !charSet.Trim('"').Equals("utf-8", StringComparison.OrdinalIgnoreCase))
+        // "utf8" is an alias Encoding.GetEncoding accepts for UTF-8 too.
+        if (mediaType?.CharSet is { } charSet && charSet.Trim('"') is var name
+            && !name.Equals("utf-8", StringComparison.OrdinalIgnoreCase) && !name.Equals("utf8", StringComparison.OrdinalIgnoreCase))
         {
             throw new ArgumentException($"The body is UTF-8; the media type's charset '{charSet}' would misdescribe it.", nameof(mediaType));
         }

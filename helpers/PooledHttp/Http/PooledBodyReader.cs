@@ -64,12 +64,13 @@ public static class PooledBodyReader
     /// Reads <paramref name="body"/> to its end into a pooled buffer.
     /// </summary>
     /// <param name="body">The body stream. It is read, not disposed.</param>
-    /// <param name="declaredLength">The Content-Length when the sender gave one: the body must be exactly that long.</param>
+    /// <param name="declaredLength">The Content-Length when the sender gave one: the body must be exactly that long. It does not
+    /// stop the read: the stream is read to its end and a byte past this length fails the read, so the stream must end
+    /// with the body (a response's content stream does; a socket or a pipe carrying more messages does not).</param>
     /// <param name="maxBytes">The largest body accepted (<see cref="DefaultMaxBytes"/> unless given); more throws <see cref="PayloadTooLargeException"/>.</param>
     /// <param name="pool">The pool to rent from; <see cref="BodyPool.Shared"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the read; the rented array is returned first.</param>
     /// <returns>A buffer holding exactly the body; the caller must dispose it.</returns>
-    /// <remarks>Argument errors throw at the call; every other failure comes through the returned task.</remarks>
     /// <exception cref="ArgumentNullException"><paramref name="body"/> is <see langword="null"/>.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxBytes"/> or <paramref name="declaredLength"/> is negative.</exception>
     /// <exception cref="PayloadTooLargeException">The body, or its declared length, is over <paramref name="maxBytes"/>
@@ -82,8 +83,9 @@ public static class PooledBodyReader
     /// the error is the inner <see cref="HttpIOException"/>'s, <see cref="HttpRequestError.Unknown"/> otherwise, as
     /// <see cref="HttpContent.ReadAsByteArrayAsync()"/> reports it.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
-    /// <remarks>The stream is read from where it stands to its end: bytes read from it before the call are not part of the result,
-    /// so pass a stream nobody has read from. (<see cref="PooledHttpClientExtensions.ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/>
+    /// <remarks>Argument errors throw at the call; every other failure comes through the returned task. The stream is read from
+    /// where it stands to its end: bytes read from it before the call are not part of the result, so pass a stream nobody has
+    /// read from. (<see cref="PooledHttpClientExtensions.ReadPooledAsync(HttpResponseMessage, int, ArrayPool{byte}?, CancellationToken)"/>
     /// checks that for a response's body; a bare stream cannot tell.)</remarks>
     public static ValueTask<PooledBuffer> ReadAsync(Stream body, long? declaredLength, int maxBytes = DefaultMaxBytes, ArrayPool<byte>? pool = null, CancellationToken cancellationToken = default)
     {

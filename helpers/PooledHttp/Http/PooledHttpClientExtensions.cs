@@ -142,7 +142,7 @@ public static class PooledHttpClientExtensions
         // HttpClient's timeout and pending-requests cancellation end with the headers when it is asked for
         // ResponseHeadersRead; the body must live under them too, or a stalled body hangs the caller for ever.
         TimeSpan timeout = client.Timeout;
-        using (TimeoutScope timed = TimeoutScope.Start(timeout, cancellationToken, pending))
+        using (TimeoutScope timed = TimeoutScope.Start(timeout, reusable: request.Content is null, cancellationToken, pending))
         {
             try
             {
@@ -220,10 +220,14 @@ public static class PooledHttpClientExtensions
     /// the answer to a HEAD, a 204 or a 304 is empty whatever Content-Length it carries; Transfer-Encoding
     /// overrides Content-Length; otherwise a Content-Length must be valid, given once (or repeated with the same
     /// value), and match the body exactly. The body is read as <see cref="HttpContent.ReadAsByteArrayAsync()"/> reads it
-    /// (through <see cref="HttpContent.CopyToAsync(Stream, CancellationToken)"/>), so it is the whole body or a failure, never
-    /// part of it: a body whose stream was already handed out (<see cref="HttpContent.ReadAsStreamAsync()"/>, an earlier read)
-    /// throws <see cref="InvalidOperationException"/>, as there, and a buffered body is read whole from its buffer, however much
-    /// of a stream over it was read. Neither the response nor its content is disposed, and the status is not checked: that
+    /// (through <see cref="HttpContent.CopyToAsync(Stream, CancellationToken)"/>). For the handler's own response contents that
+    /// means the whole body or a failure, never part of it: a body whose stream was already handed out
+    /// (<see cref="HttpContent.ReadAsStreamAsync()"/>) throws <see cref="InvalidOperationException"/>, as there, and a buffered
+    /// body is read whole from its buffer, however much of a stream over it was read. A content of your own (a
+    /// <see cref="StreamContent"/> over a stream you already read from, with no Content-Length) is read from where its stream
+    /// stands, by this method as by the runtime's. Unlike <see cref="HttpContent.ReadAsByteArrayAsync()"/>, which buffers the
+    /// body and can be called again, this read consumes it: a second read of any kind afterwards throws
+    /// <see cref="InvalidOperationException"/>. Neither the response nor its content is disposed, and the status is not checked: that
     /// stays with the caller, as with <see cref="HttpContent.ReadAsByteArrayAsync()"/>.
     /// Only <paramref name="cancellationToken"/> bounds the read; the client's timeout ended with the headers
     /// if the response was read with <see cref="HttpCompletionOption.ResponseHeadersRead"/>.

@@ -6,9 +6,12 @@ namespace PooledHttp.Http;
 /// One token for a whole exchange, headers and body, cancelled by whichever comes first: the caller's token, the
 /// client's pending-requests token (<see cref="HttpClient.CancelPendingRequests"/>, <see cref="HttpClient.Dispose(bool)"/>)
 /// or <see cref="HttpClient.Timeout"/>. <see cref="HttpClient"/> builds a linked source per request for the same
-/// purpose; this one reuses its source once an exchange has ended uncancelled
+/// purpose; this one reuses its source once an exchange without request content has ended uncancelled
 /// (<see cref="CancellationTokenSource.TryReset"/> disarms the timer) and reaches the two outer tokens through
-/// registrations, which those long-lived sources recycle.
+/// registrations, which those long-lived sources recycle. An exchange with request content never hands its source
+/// on: the handler may still be sending that content with the token after the response is gone (an HTTP/2 or
+/// <c>Expect: 100-continue</c> body, dotnet/runtime issue #107082), and a recycled token would then belong to another
+/// exchange; its source is disposed instead, as <see cref="HttpClient"/> disposes its own.
 /// </summary>
 internal sealed class TimeoutScope : IDisposable
 {
@@ -23,6 +26,7 @@ internal sealed class TimeoutScope : IDisposable
     private CancellationTokenRegistration _fromCaller;
     private CancellationTokenRegistration _fromClient;
     private long _deadline;
+    private bool _reusable;
 
     private TimeoutScope()
     {
@@ -38,7 +42,11 @@ internal sealed class TimeoutScope : IDisposable
     public bool TimedOut(CancellationToken caller) => !caller.IsCancellationRequested && Environment.TickCount64 >= _deadline;
 
     /// <summary>Starts the clock; <see cref="Timeout.InfiniteTimeSpan"/> never fires.</summary>
-    public static TimeoutScope Start(TimeSpan timeout, CancellationToken caller, CancellationToken client)
+    /// <param name="timeout">The client's timeout.</param>
+    /// <param name="reusable">Whether nothing can hold the token once the exchange is over: false when the request has content.</param>
+    /// <param name="caller">The caller's token.</param>
+    /// <param name="client">The client's pending-requests token.</param>
+    public static TimeoutScope Start(TimeSpan timeout, bool reusable, CancellationToken caller, CancellationToken client)
     {
         TimeoutScope scope;
         if (Idle.TryDequeue(out TimeoutScope? idle))
@@ -52,6 +60,7 @@ internal sealed class TimeoutScope : IDisposable
         }
 
         scope._deadline = long.MaxValue;
+        scope._reusable = reusable;
         if (timeout != Timeout.InfiniteTimeSpan)
         {
             scope._deadline = Environment.TickCount64 + (long)timeout.TotalMilliseconds;
@@ -72,9 +81,9 @@ internal sealed class TimeoutScope : IDisposable
         _fromClient.Dispose();
         _fromCaller = default;
         _fromClient = default;
-        if (!_source.TryReset())
+        if (!_reusable || !_source.TryReset())
         {
-            _source.Dispose(); // cancelled: not reusable
+            _source.Dispose(); // cancelled, or its token may still be in the handler's hands
             return;
         }
 

@@ -67,7 +67,14 @@ public class CallShapeTests(ServerFixture fixture) : IClassFixture<ServerFixture
         using PooledJsonContent small = PooledJsonContent.Create(42, null, null, 10);
         Assert.Equal("42", Encoding.UTF8.GetString(small.Body.Span));
 
+        // Two arguments, the second a null: "no options", as it reads (a null JsonTypeInfo<T> would throw).
+        using PooledJsonContent twoArguments = PooledJsonContent.Create(problem, null);
+        Assert.Equal(Encoding.UTF8.GetString(plain.Body.Span), Encoding.UTF8.GetString(twoArguments.Body.Span));
+
         Assert.Throws<ArgumentException>(() => PooledJsonContent.Create(problem, mediaType: new MediaTypeHeaderValue("application/json") { CharSet = "utf-16" }));
+        // "utf8" names UTF-8 too (Encoding.GetEncoding("utf8") is UTF-8).
+        using PooledJsonContent alias = PooledJsonContent.Create(problem, mediaType: new MediaTypeHeaderValue("application/json") { CharSet = "utf8" });
+        Assert.Equal("utf8", alias.Headers.ContentType?.CharSet);
     }
 
     [Fact]

@@ -102,4 +102,32 @@ public sealed class PartialBodyTests
             return (null, e);
         }
     }
+
+    [Fact]
+    public async Task A_pooled_read_consumes_the_body_where_ReadAsByteArrayAsync_buffers_it_so_a_second_read_throws()
+    {
+        // HttpContent.ReadAsByteArrayAsync loads the body into the content's buffer, so it can be read again; the pooled
+        // read copies it into the pool's array instead, and the content is left with nothing to read twice.
+        await using RawHttpServer server = RawHttpServer.Sending(WithLength);
+        using var client = new HttpClient();
+        var pool = new TrackingArrayPool();
+
+        using (HttpResponseMessage response = await client.GetAsync(server.Address, HttpCompletionOption.ResponseHeadersRead))
+        {
+            Assert.Equal(await response.Content.ReadAsByteArrayAsync(), await response.Content.ReadAsByteArrayAsync());
+        }
+
+        using (HttpResponseMessage response = await client.GetAsync(server.Address, HttpCompletionOption.ResponseHeadersRead))
+        {
+            using (PooledBuffer first = await response.ReadPooledAsync(1024, pool, CancellationToken.None))
+            {
+                Assert.Equal("hello world"u8.ToArray(), first.Span.ToArray());
+            }
+
+            await Assert.ThrowsAsync<InvalidOperationException>(() => response.ReadPooledAsync(1024, pool, CancellationToken.None).AsTask());
+            await Assert.ThrowsAsync<InvalidOperationException>(() => response.Content.ReadAsStringAsync());
+        }
+
+        pool.AssertBalanced();
+    }
 }
