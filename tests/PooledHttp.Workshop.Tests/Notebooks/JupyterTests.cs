@@ -73,32 +73,24 @@ public sealed partial class JupyterTests(JupyterChapter00 jupyter, ITestOutputHe
         var differences = new List<string>();
         for (int i = 0; i < inJupyter.Count; i++)
         {
-            string[] jupyterShape = Shape(inJupyter[i]), runnerShape = Shape(inRunner[i]);
-            output.WriteLine($"cell {i + 1}: Jupyter [{string.Join(", ", jupyterShape)}], runner [{string.Join(", ", runnerShape)}]");
-            if (!jupyterShape.SequenceEqual(runnerShape))
+            // The first cell's text says whether the helpers were built or found up to date, which depends on which host
+            // ran first; its outputs' kinds are still compared.
+            bool text = i > 0;
+            string[] jupyterOutputs = Seen(inJupyter[i], text), runnerOutputs = Seen(inRunner[i], text);
+            output.WriteLine($"cell {i + 1}:\n  Jupyter    {string.Join("\n             ", jupyterOutputs)}\n  the runner {string.Join("\n             ", runnerOutputs)}");
+            if (!jupyterOutputs.SequenceEqual(runnerOutputs))
             {
-                differences.Add($"cell {i + 1}: Jupyter gives [{string.Join(", ", jupyterShape)}], the runner [{string.Join(", ", runnerShape)}]");
+                differences.Add($"cell {i + 1}: Jupyter shows [{string.Join(" | ", jupyterOutputs)}], the runner [{string.Join(" | ", runnerOutputs)}]");
             }
 
-            string[] jupyterRows = TableRows(inJupyter[i]), runnerRows = TableRows(inRunner[i]);
-            if (jupyterRows.Length + runnerRows.Length > 0)
-            {
-                output.WriteLine($"cell {i + 1}: table rows in Jupyter [{string.Join("; ", jupyterRows)}], in the runner [{string.Join("; ", runnerRows)}]");
-            }
-
-            if (!jupyterRows.SequenceEqual(runnerRows))
-            {
-                differences.Add($"cell {i + 1}: Jupyter's table rows [{string.Join("; ", jupyterRows)}], the runner's [{string.Join("; ", runnerRows)}]");
-            }
-
-            // A live progress line: one output, updated in place to its final state, in both hosts.
+            // A live progress line: one output, updated in place to its final state, on the quick profile, in both hosts.
             foreach ((string host, JsonObject cell) in new[] { ("Jupyter", inJupyter[i]), ("the runner", inRunner[i]) })
             {
                 foreach (string line in PlainTexts(cell).Where(t => t.StartsWith("Measuring ", StringComparison.Ordinal)))
                 {
-                    if (!ProgressDone().IsMatch(line))
+                    if (!ProgressDone().IsMatch(line) || !line.Contains("quick profile", StringComparison.Ordinal))
                     {
-                        differences.Add($"cell {i + 1}: {host}'s progress line did not reach its final state: {line}");
+                        differences.Add($"cell {i + 1}: {host}'s progress line did not reach its final state on the quick profile: {line}");
                     }
                 }
             }
@@ -108,48 +100,84 @@ public sealed partial class JupyterTests(JupyterChapter00 jupyter, ITestOutputHe
     }
 
     /// <summary>
-    /// What a cell's outputs are made of, in order: each output's type, with its MIME types (display data, results) or
-    /// its stream's name. Consecutive stream outputs of one stream count as one (Jupyter's client joins them), and
-    /// their text is not compared (it holds timings and ports). Left out: the kernel's own script that Jupyter's
-    /// first cell shows (<see cref="IsKernelBootstrap"/>), which no cell asked for, and a stderr output that only
-    /// carries compiler warnings: the kernel writes a cell's diagnostics to stderr, which the first test judges
-    /// (CS1701 there fails it), and a warning is not an output the cell made.
+    /// What a learner sees of a cell, output by output, in order: each output's type, with its MIME types or its
+    /// stream's name, and, with <paramref name="text"/>, what it says with the measured parts masked (numbers, their
+    /// units, ids): the stream's text and a display's plain text; of HTML, the table headers and the first column of
+    /// every table row, and a chart's title. Consecutive outputs of one stream count as one (nbconvert's
+    /// coalesce_streams joins them), and a stderr output of compiler warnings counts by its warning codes. Left out: the
+    /// kernel's own script that Jupyter's first cell shows (<see cref="IsKernelBootstrap"/>), which no cell asked for.
     /// </summary>
-    private static string[] Shape(JsonObject cell)
+    private static string[] Seen(JsonObject cell, bool text)
     {
-        var shape = new List<string>();
+        var seen = new List<string>();
+        string? streamName = null;
+        var stream = new System.Text.StringBuilder();
+        void EndStream()
+        {
+            if (streamName is not null)
+            {
+                string said = streamName == "stderr" && OnlyWarnings(stream.ToString())
+                    ? "warnings " + string.Join(",", WarningCode().Matches(stream.ToString()).Select(m => m.Value).Distinct().Order(StringComparer.Ordinal))
+                    : text ? Masked(stream.ToString()) : string.Empty;
+                seen.Add($"stream {streamName}: {said}");
+                streamName = null;
+                stream.Clear();
+            }
+        }
+
         foreach (JsonObject o in Outputs(cell))
         {
-            string type = (string)o["output_type"]!;
-            if (IsKernelBootstrap(o) || (type == "stream" && (string?)o["name"] == "stderr" && OnlyWarnings(StreamText(o))))
+            if (IsKernelBootstrap(o))
             {
                 continue;
             }
 
-            string entry = type == "stream"
-                ? $"stream {(string?)o["name"]}"
-                : $"{type} {string.Join("+", (o["data"] as JsonObject ?? []).Select(p => p.Key).Order(StringComparer.Ordinal))}";
-            if (type != "stream" || shape.Count == 0 || shape[^1] != entry)
+            string type = (string)o["output_type"]!;
+            if (type == "stream")
             {
-                shape.Add(entry);
+                string name = (string?)o["name"] ?? string.Empty;
+                if (streamName != name)
+                {
+                    EndStream();
+                    streamName = name;
+                }
+
+                stream.Append(StreamText(o));
+                continue;
             }
+
+            EndStream();
+            string mimes = string.Join("+", (o["data"] as JsonObject ?? []).Select(p => p.Key).Order(StringComparer.Ordinal));
+            string said = !text ? string.Empty
+                : Text(o["data"]?["text/plain"]) is { } plain ? Masked(plain)
+                : Text(o["data"]?["text/html"]) is { } html ? HtmlSays(html)
+                : type == "error" ? Masked(FirstLine((string?)o["evalue"]))
+                : string.Empty;
+            seen.Add($"{type} {mimes}: {said}");
         }
 
-        return [.. shape];
+        EndStream();
+        return [.. seen];
     }
 
-    /// <summary>
-    /// The first column of every row of every HTML table the cell shows (the strategies of a results table), with its
-    /// header: the figures in the other columns are measured, and differ from run to run, and so does the footer,
-    /// whose notes depend on them (a "noisy" note only when a time was).
-    /// </summary>
-    private static string[] TableRows(JsonObject cell)
-        => [.. Outputs(cell).Select(o => Text(o["data"]?["text/html"])).OfType<string>()
-            .SelectMany(html => TableSection().Matches(html))
+    /// <summary>Of an HTML output: its tables' headers and first column, and a chart's title, masked.</summary>
+    private static string HtmlSays(string html)
+    {
+        IEnumerable<string> headers = HeaderCell().Matches(html).Select(m => CellText(m.Groups["text"].Value));
+        IEnumerable<string> firstColumn = TableSection().Matches(html)
             .SelectMany(section => TableRow().Matches(section.Value))
-            .Select(row => CellText().Match(row.Value))
+            .Select(row => FirstCell().Match(row.Value))
             .Where(first => first.Success)
-            .Select(first => WebUtility.HtmlDecode(Tag().Replace(first.Groups["text"].Value, string.Empty)).Trim())];
+            .Select(first => CellText(first.Groups["text"].Value));
+        string title = ChartTitle().Match(html) is { Success: true } m ? "chart: " + Regex.Unescape(m.Groups["text"].Value) : string.Empty;
+        return Masked(string.Join("; ", headers.Concat(firstColumn).Append(title)));
+    }
+
+    private static string CellText(string html) => WebUtility.HtmlDecode(Tag().Replace(html, string.Empty)).Trim();
+
+    /// <summary>Text with what a run decides masked: ids, then numbers with their units.</summary>
+    private static string Masked(string text)
+        => Number().Replace(Id().Replace(text.Replace("\r\n", "\n", StringComparison.Ordinal), "<id>"), "#").Trim();
 
     /// <summary>The script the .NET Interactive kernel shows once, in Jupyter's first cell, to find its HTTP API (<c>#!enable-http</c>).</summary>
     private static bool IsKernelBootstrap(JsonObject o)
@@ -184,7 +212,24 @@ public sealed partial class JupyterTests(JupyterChapter00 jupyter, ITestOutputHe
     private static partial Regex TableRow();
 
     [GeneratedRegex(@"<t[hd][^>]*>(?<text>.*?)</t[hd]>", RegexOptions.Singleline)]
-    private static partial Regex CellText();
+    private static partial Regex FirstCell();
+
+    [GeneratedRegex(@"<th[^>]*>(?<text>.*?)</th>", RegexOptions.Singleline)]
+    private static partial Regex HeaderCell();
+
+    [GeneratedRegex(@"""title"":\{""text"":""(?<text>(?:[^""\\]|\\.)*)""")]
+    private static partial Regex ChartTitle();
+
+    /// <summary>A number as the outputs print them (1,234.5, 0:05, 127.0.0.1:4321), with the unit after it, if any.</summary>
+    [GeneratedRegex(@"\d[\d,.:]*(\s?(ns|us|µs|μs|ms|s|B|KiB|MiB|GiB|KB|MB|GB)\b)?")]
+    private static partial Regex Number();
+
+    /// <summary>GUIDs and long hexadecimal ids (a chart's div, a display's id).</summary>
+    [GeneratedRegex(@"\b[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\b")]
+    private static partial Regex Id();
+
+    [GeneratedRegex(@"CS\d{4}")]
+    private static partial Regex WarningCode();
 
     [GeneratedRegex(@"<[^>]+>")]
     private static partial Regex Tag();
@@ -214,7 +259,10 @@ public sealed class JupyterChapter00
     /// A cell may run this long: the first cell builds the helpers (about half a minute alone, and it may wait up to
     /// ten minutes for another build's lock, notebooks/workshop.csx), the benchmark cell builds and measures.
     /// </summary>
-    private const int CellTimeoutSeconds = 1200;
+    private const int CellTimeoutSeconds = 900;
+
+    /// <summary>The whole run: longer than any one cell may take, so a hung cell is reported by nbconvert, naming it.</summary>
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(30);
 
     /// <summary>How often a kernel that died starting is started again (see <see cref="DiedStarting"/>).</summary>
     private const int Attempts = 3;
@@ -235,30 +283,40 @@ public sealed class JupyterChapter00
 
         string root = Repository.RepositoryTests.FindRoot();
         string notebooks = Path.Combine(root, "notebooks");
-        var environment = new Dictionary<string, string>(ToolEnvironment.WithoutRunContext)
-        {
-            ["PATH"] = JupyterKernel.PathFor(lookup.ToolFolder!),
-            ["POOLEDHTTP_PROFILE"] = "quick",
-            ["DOTNET_INTERACTIVE_CLI_TELEMETRY_OPTOUT"] = "1",
-            ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1",
-        };
-
         var took = Stopwatch.StartNew();
         for (int attempt = 1; ; attempt++)
         {
             string outDir = Path.Combine(Path.GetTempPath(), "pooledhttp-tests", Guid.NewGuid().ToString("N"));
+            string jupyterPath = Path.Combine(outDir, "jupyter");
+            JupyterKernel.WriteKernelSpec(jupyterPath, lookup.ToolFolder!);
+            var environment = new Dictionary<string, string>(ToolEnvironment.WithoutRunContext)
+            {
+                // Jupyter looks here first for the kernel: ours, whatever the user registered.
+                ["JUPYTER_PATH"] = jupyterPath,
+                ["PATH"] = JupyterKernel.PathFor(lookup.ToolFolder!),
+                // The run's files (results, charts, summary) go to the scratch folder, not to the learner's data/results,
+                // as the runner's do; the outputs in the notebook are the same either way (PlotlyHtml, RunSummary).
+                ["POOLEDHTTP_RUN"] = $$"""{"output":{{System.Text.Json.JsonSerializer.Serialize(outDir)}},"profile":"quick"}""",
+                ["POOLEDHTTP_PROFILE"] = "quick",
+                ["DOTNET_INTERACTIVE_CLI_TELEMETRY_OPTOUT"] = "1",
+                ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1",
+            };
             string[] arguments =
             [
                 "nbconvert", "--to", "notebook", "--execute", $"--ExecutePreprocessor.kernel_name={JupyterKernel.KernelName}",
                 $"--ExecutePreprocessor.timeout={CellTimeoutSeconds}", "--ExecutePreprocessor.startup_timeout=180",
+                // Outputs that arrive after a cell's reply are waited for, and a wait that runs out fails the run instead of
+                // dropping them (nbclient's default: a logged warning).
+                "--ExecutePreprocessor.iopub_timeout=30", "--ExecutePreprocessor.raise_on_iopub_timeout=True",
                 // An error output does not stop the run: the test lists every one.
                 "--allow-errors", "--output-dir", outDir, Path.Combine(notebooks, Notebook),
             ];
-            (int exit, string stdout, string stderr) = await ChildProcess.RunAsync("jupyter", arguments, TimeSpan.FromMinutes(30), environment, workingDirectory: notebooks);
+            (int exit, string stdout, string stderr) = await ChildProcess.RunAsync("jupyter", arguments, RunTimeout, environment, workingDirectory: notebooks);
             string written = Path.Combine(outDir, Notebook);
             if (exit == 0 && File.Exists(written))
             {
                 var notebook = (JsonObject)JsonNode.Parse(await File.ReadAllTextAsync(written))!;
+                TryDelete(outDir); // passed: the notebook is in memory; a failure keeps its folder, named in the message
                 return new JupyterExecution(notebook, written, took.Elapsed, attempt, lookup.ToolFolder!);
             }
 
@@ -267,17 +325,26 @@ public sealed class JupyterChapter00
                 continue;
             }
 
-            throw new InvalidOperationException($"jupyter nbconvert did not execute {Notebook} (exit {exit}, attempt {attempt}):\n{stderr}\n{stdout}");
+            throw new InvalidOperationException($"jupyter nbconvert did not execute {Notebook} (exit {exit}, attempt {attempt}, files in {outDir}):\n{stderr}\n{stdout}");
+        }
+    }
+
+    /// <summary>Removes a scratch folder; one that is still in use stays for the system's temp cleaning.</summary>
+    internal static void TryDelete(string folder)
+    {
+        try
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
         }
     }
 
     /// <summary>
-    /// The kernel died before it ran a cell because its HTTP API lost a race for a port: kernel.json asks for a port of
-    /// 2048-3000, the tool picks the first free one and binds it a moment later, and a kernel starting beside it (any
-    /// user's on this machine) can take it in between ("address already in use", then "Kernel died before replying
-    /// to kernel_info"). Seen here with two kernels started within a second.
+    /// The kernel died before it ran a cell. Its kernelspec gives it a port range of its own, so the race with another
+    /// .NET kernel for an HTTP port (the tool picks a free port and binds it a moment later) is unlikely, not
+    /// impossible; a kernel that died starting is started again, up to <see cref="Attempts"/> times.
     /// </summary>
-    private static bool DiedStarting(string stderr)
-        => stderr.Contains("Kernel died before replying to kernel_info", StringComparison.Ordinal)
-            && stderr.Contains("address already in use", StringComparison.OrdinalIgnoreCase);
+    private static bool DiedStarting(string stderr) => stderr.Contains("Kernel died", StringComparison.Ordinal);
 }

@@ -15,9 +15,9 @@ internal sealed record JupyterLookup(bool Found, string Message, string? ToolFol
 }
 
 /// <summary>
-/// Jupyter with the .NET Interactive kernel, the real notebook host: <c>jupyter nbconvert</c>, the kernel registered
-/// as <c>.net-csharp</c>, and the tool its kernel.json starts (<c>dotnet interactive jupyter …</c>, so the tool must be
-/// on the PATH Jupyter starts it with). Outside CI, a test that needs them is skipped saying exactly what to install
+/// Jupyter with the .NET Interactive kernel, the real notebook host: <c>jupyter nbconvert</c> and the tool that is the
+/// kernel, which the tests start through a kernelspec of their own (<see cref="WriteKernelSpec"/>), named
+/// <c>.net-csharp</c> as a user's registration names it. Outside CI, a test that needs them is skipped saying exactly what to install
 /// (<see cref="JupyterFactAttribute"/>); under CI (<c>.ci/run</c> sets <see cref="CiVariable"/> to 1, after installing
 /// them) a missing piece fails the test instead.
 /// </summary>
@@ -39,9 +39,9 @@ internal static class JupyterKernel
 
     /// <summary>What to install, in the order to do it (what <c>.ci/run</c> does).</summary>
     public static string HowToInstall =>
-        "To run them: apt-get install jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel (Debian; or pip install nbconvert nbclient jupyter-client ipykernel); "
+        "To run them: apt-get install jupyter-nbconvert python3-nbclient jupyter-client (Debian; or pip install nbconvert nbclient jupyter-client); "
         + $"dotnet tool install {InteractiveTool.PackageId} --version {InteractiveTool.PinnedVersion} --tool-path {InteractiveTool.RepositoryToolPath} (from the repository root); "
-        + $"then, with that folder on the PATH, dotnet interactive jupyter install. .ci/run does all three.";
+        + $"the tests write their own kernelspec for it. .ci/run does both, and registers the kernel as a user would (dotnet interactive jupyter install).";
 
     /// <summary>
     /// The PATH for a Jupyter child: the folder the tool was found in first, so that the kernel Jupyter starts
@@ -57,37 +57,54 @@ internal static class JupyterKernel
         {
             missing.Add("Jupyter (`jupyter nbconvert` does not run)");
         }
-        else
-        {
-            (int listed, string specs) = Run("jupyter", "kernelspec", "list", "--json");
-            if (listed != 0 || !HasKernel(specs))
-            {
-                missing.Add($"the .NET Interactive kernel ({KernelName} is not among Jupyter's kernels)");
-            }
-        }
 
         string? tool = ToolFolder();
         if (tool is null)
         {
             missing.Add($"the {InteractiveTool.PackageId} tool (`{InteractiveTool.Command}` is neither in {InteractiveTool.RepositoryToolPath}, nor in ~/.dotnet/tools, nor on the PATH)");
         }
+        else if (UnderCi && !PinnedToolIn(tool))
+        {
+            // Under CI the kernel must be the one .ci/run installed at the pin, not whatever a machine happens to have.
+            missing.Add($"the pinned tool: {InteractiveTool.PackageId} {InteractiveTool.PinnedVersion} in {InteractiveTool.RepositoryToolPath} (found `{InteractiveTool.Command}` in {tool})");
+        }
 
         return missing.Count == 0
-            ? new JupyterLookup(true, $"Jupyter with the {KernelName} kernel, its tool in {tool}", tool)
+            ? new JupyterLookup(true, $"Jupyter, and the kernel's tool in {tool}", tool)
             : new JupyterLookup(false, $"missing {string.Join("; ", missing)}. {HowToInstall}", tool);
     }
 
-    private static bool HasKernel(string json)
+    /// <summary>Whether <paramref name="folder"/> is the repository's tool path and its tool says it is the pinned version ("1.0.712001+df4e5cb…").</summary>
+    private static bool PinnedToolIn(string folder)
     {
-        try
-        {
-            using JsonDocument specs = JsonDocument.Parse(json);
-            return specs.RootElement.GetProperty("kernelspecs").TryGetProperty(KernelName, out _);
-        }
-        catch (JsonException)
+        if (!string.Equals(Path.GetFullPath(folder), Path.GetFullPath(InteractiveTool.ToolPath), StringComparison.Ordinal))
         {
             return false;
         }
+
+        (int exit, string version) = Run(Path.Combine(folder, InteractiveTool.Command), "--version");
+        return exit == 0 && version.Trim().StartsWith(InteractiveTool.PinnedVersion + "+", StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A kernelspec of the test's own, in <paramref name="folder"/> (give Jupyter that folder as <c>JUPYTER_PATH</c>):
+    /// the arguments <c>dotnet interactive jupyter install</c> writes, but starting the tool found by the lookup by its
+    /// full path, whatever the user registered, and with an HTTP port range away from the 2048-3000 every other .NET
+    /// kernel on the machine picks from (the tool finds a free port and binds it a moment later: two kernels starting
+    /// together can race for one).
+    /// </summary>
+    public static void WriteKernelSpec(string folder, string toolFolder)
+    {
+        string spec = Path.Combine(folder, "kernels", KernelName);
+        Directory.CreateDirectory(spec);
+        int low = 20_000 + Random.Shared.Next(0, 200) * 100;
+        var kernel = new
+        {
+            argv = new[] { Path.Combine(toolFolder, InteractiveTool.Command), "jupyter", "--default-kernel", "csharp", "{connection_file}", "--http-port-range", $"{low}-{low + 99}" },
+            display_name = ".NET (C#)",
+            language = "C#",
+        };
+        File.WriteAllText(Path.Combine(spec, "kernel.json"), JsonSerializer.Serialize(kernel));
     }
 
     /// <summary>The repository's tool path first (where <c>.ci/run</c> installs the pinned version), then a global install, then the PATH.</summary>
