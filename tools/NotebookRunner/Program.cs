@@ -3,6 +3,8 @@ using System.Globalization;
 using NotebookRunner;
 using PooledHttp.Tools;
 
+// Why a notebook named on the command line did not run: its file is not there (and it gets no report).
+const string NoSuchNotebook = "no such notebook";
 string root = PooledHttp.RepositoryRoot.Find();
 return await ToolCommandLine.InvokeAsync(RunnerCommand.Create(Path.Combine(root, "notebooks"), RunAsync), args);
 
@@ -33,7 +35,7 @@ async Task<int> RunAsync(RunnerOptions options)
         string? failure;
         if (!File.Exists(full))
         {
-            failure = "no such notebook";
+            failure = NoSuchNotebook;
             Console.Error.WriteLine($"{full}: no such notebook");
         }
         else
@@ -57,7 +59,13 @@ async Task<int> RunAsync(RunnerOptions options)
     List<NotebookSummary> summaries = [.. summary.Select(s => NotebookSummary.Read(output, s.Notebook))];
     NotebookSummary.PrintExercises(summaries, Console.Out);
     NotebookSummary.PrintRows(summaries, Console.Out);
-    Console.WriteLine($"Report: {RunReport.Write(output, summary, options.Quick ? "quick" : "default")} (every chapter's tables and charts, offline: open it in a browser).");
+    List<(string Notebook, string? Failure, TimeSpan Time)> ran = [.. summary.Where(s => s.Failure != NoSuchNotebook)];
+    if (ran.Count > 0)
+    {
+        string name = RunReport.FileFor(wholeSeries: options.Notebooks.Count == 0, ran.Select(s => s.Notebook));
+        Console.WriteLine($"Report: {RunReport.Write(output, name, ran, options.Quick ? "quick" : "default")} (every chapter's tables and charts, offline: open it in a browser).");
+    }
+
     int failed = summary.Count(s => s.Failure is not null);
     Console.WriteLine($"{summary.Count - failed} passed, {failed} failed, in {total.Elapsed.TotalSeconds:0.0} s.");
     if (failed > 0)

@@ -16,8 +16,19 @@ internal static class RunReport
     /// <summary>An HTML output this long that holds a script is the embedded plotly.js, not a chart.</summary>
     private const int LibraryLength = 200_000;
 
-    /// <summary>Writes the report for <paramref name="notebooks"/> (names, in run order) and returns its path.</summary>
-    public static string Write(string output, IReadOnlyList<(string Notebook, string? Failure, TimeSpan Time)> notebooks, string profile)
+    /// <summary>The whole series' report, in the output folder.</summary>
+    public const string SeriesFile = "report.html";
+
+    /// <summary>
+    /// The report's file name: <see cref="SeriesFile"/> for a run of the whole series, and for a run of some chapters a
+    /// name of its own (<c>report-04.html</c>, <c>report-00-03.html</c>), so that running one chapter after the series
+    /// leaves the series' report as it was.
+    /// </summary>
+    public static string FileFor(bool wholeSeries, IEnumerable<string> notebooks)
+        => wholeSeries ? SeriesFile : $"report-{string.Join("-", notebooks.Select(n => n.Split('-')[0]).Distinct())}.html";
+
+    /// <summary>Writes the report for <paramref name="notebooks"/> (names, in run order) as <paramref name="fileName"/> and returns its path.</summary>
+    public static string Write(string output, string fileName, IReadOnlyList<(string Notebook, string? Failure, TimeSpan Time)> notebooks, string profile)
     {
         var page = new StringBuilder();
         var body = new StringBuilder();
@@ -57,7 +68,7 @@ internal static class RunReport
             body.Append("</section>");
         }
 
-        string report = Path.Combine(output, "report.html");
+        string report = Path.Combine(output, fileName);
         File.WriteAllText(report, $$"""
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>PooledHttp workshop: run report</title>

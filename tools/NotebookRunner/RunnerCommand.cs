@@ -35,7 +35,7 @@ internal static class RunnerCommand
         var quick = new Option<bool>("--quick") { Description = "The quick measuring profile: fewer iterations, rougher figures. For CI and dry runs." };
         var output = new Option<string>("--out")
         {
-            Description = "Where executed notebooks, charts (HTML, plotly.js embedded), results (CSV) and report.html (the whole run on one offline page) go. Default: artifacts/",
+            Description = "Where executed notebooks, charts (HTML, plotly.js embedded), results (CSV) and the report go: report.html for the whole series on one offline page, report-04.html and so on for a run of some chapters. Default: artifacts/",
             HelpName = "folder",
         };
         Option<double> cellTimeout = ToolCommandLine.PositiveNumber("--cell-timeout", "Give up on a cell that runs longer than this many minutes.", 30);

@@ -38,7 +38,7 @@ internal static class Steps
     {
         ChildResult ran = await ChildProcess.RunAsync("dotnet", ["run", "--project", Runner, "-c", "Release", "--no-build", "--", Chapter, "--quick", "--out", OutputFolder], ChapterTimeout, workingDirectory: root);
         return ran.ExitCode == 0
-            ? (StepOutcome.Passed, $"ran on the quick profile; its report is {OutputFolder}/report.html")
+            ? (StepOutcome.Passed, $"ran on the quick profile; its report is {OutputFolder}/report-00.html")
             : Failed(ran, $"{LastLine(ran.Error) ?? $"the runner exited with code {ran.ExitCode}"} (the runner's output is above; docs/troubleshooting.md covers ports, proxies and locked files)");
     });
 

@@ -276,7 +276,14 @@ public class KernelHostTests
         string first = scratch.Write("first", Probe);
         string failing = scratch.Write("failing", "throw new InvalidOperationException(\"on purpose\");");
         string third = scratch.Write("third", Probe);
+        string seriesReport = Path.Combine(scratch.Output, "report.html");
+        Directory.CreateDirectory(scratch.Output);
+        await File.WriteAllTextAsync(seriesReport, "the series' report");
         (int exit, string stdout, string stderr) = await scratch.RunAsync(first, failing, third);
+
+        // A run of some notebooks has a report of its own and leaves the series' report alone.
+        Assert.Equal("the series' report", await File.ReadAllTextAsync(seriesReport));
+        Assert.Contains("<section id=\"third\">", await File.ReadAllTextAsync(Path.Combine(scratch.Output, "report-first-failing-third.html")), StringComparison.Ordinal);
 
         Assert.Equal(1, exit);
         string one = Text(scratch.ExecutedCells("first")[0]);
