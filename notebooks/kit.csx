@@ -10,7 +10,7 @@
 #r "../artifacts/notebook-bin/PooledHttp.Workshop.dll"
 #r "../artifacts/notebook-bin/PooledHttp.Workshop.Benchmarks.dll"
 #r "../artifacts/notebook-bin/PooledHttp.Workshop.Server.dll"
-#r "../artifacts/notebook-bin/PooledHttp.Workshop.Checks.dll"
+#r "../artifacts/notebook-bin/PooledHttp.Workshop.Exercising.dll"
 #r "../artifacts/notebook-bin/Microsoft.Extensions.DependencyInjection.Abstractions.dll"
 #r "../artifacts/notebook-bin/Microsoft.Extensions.DependencyInjection.dll"
 #r "../artifacts/notebook-bin/Microsoft.Extensions.Http.dll"

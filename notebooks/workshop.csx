@@ -32,7 +32,7 @@ static void BuildWorkshopHelpers()
 
     string record = WorkshopBuildInputs("..");
     string recordPath = "../artifacts/notebook-bin/build-inputs.txt";
-    bool Current() => System.IO.File.Exists("../artifacts/notebook-bin/PooledHttp.Workshop.dll") && System.IO.File.Exists(recordPath) && System.IO.File.ReadAllText(recordPath) == record;
+    bool Current() => System.IO.File.Exists("../artifacts/notebook-bin/PooledHttp.Workshop.Exercising.dll") && System.IO.File.Exists(recordPath) && System.IO.File.ReadAllText(recordPath) == record;
     if (Current())
     {
         Console.WriteLine("The helpers in artifacts/notebook-bin are up to date with their sources: build skipped.");
@@ -49,7 +49,7 @@ static void BuildWorkshopHelpers()
     }
 
     Console.WriteLine("Building the helpers into artifacts/notebook-bin (the first time takes about half a minute)...");
-    var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop/PooledHttp.Workshop.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin --nologo -v quiet")
+    var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop.Exercising/PooledHttp.Workshop.Exercising.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin --nologo -v quiet")
     {
         RedirectStandardOutput = true,
         RedirectStandardError = true,
@@ -60,7 +60,7 @@ static void BuildWorkshopHelpers()
     if (!build.WaitForExit(WorkshopBuildTimeout))
     {
         build.Kill(entireProcessTree: true);
-        throw new TimeoutException($"Building {what} took longer than {WorkshopBuildTimeout.TotalMinutes:0} minutes and was stopped. Run the cell again; if it stops again, build from a terminal: dotnet build helpers/PooledHttp.Workshop -c Release.");
+        throw new TimeoutException($"Building {what} took longer than {WorkshopBuildTimeout.TotalMinutes:0} minutes and was stopped. Run the cell again; if it stops again, build from a terminal: dotnet build helpers/PooledHttp.Workshop.Exercising -c Release.");
     }
 
     if (build.ExitCode != 0)

@@ -17,9 +17,6 @@ internal static class ChildProcess
     /// <summary>How long a child that has said what was wanted (<see cref="RunAsync"/>'s <c>until</c>) gets to exit before it is stopped.</summary>
     private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(5);
 
-    /// <summary>Runs <c>dotnet</c> with <paramref name="arguments"/> to the end.</summary>
-    public static Task<ChildResult> DotnetAsync(params string[] arguments) => RunAsync("dotnet", arguments, Timeout.InfiniteTimeSpan);
-
     /// <summary>
     /// Runs <paramref name="file"/> with <paramref name="arguments"/>, each passed as one argument, with
     /// <paramref name="environment"/> added to the child's. When <paramref name="until"/> is given, each line of

@@ -48,7 +48,4 @@ public sealed record LoadResult(
 
     /// <summary>Body bytes received per second, in MiB.</summary>
     public double ThroughputMiBps => BytesReceived / 1024.0 / 1024.0 / (ElapsedMs / 1000.0);
-
-    /// <summary>GC pause as a share of the run's wall-clock time, in percent.</summary>
-    public double PausePercent => 100.0 * GcPauseMs / ElapsedMs;
 }

@@ -34,7 +34,7 @@ public static class Measure
     /// </summary>
     /// <param name="notebook">The measuring notebook's name, for the CSV and the rows.</param>
     /// <param name="server">The server the benchmarks download from.</param>
-    /// <param name="benchmarks">Benchmark classes from this assembly (public, not sealed, built in Release).</param>
+    /// <param name="benchmarks">Benchmark classes (public, not sealed, built in Release): the chapters' from <c>PooledHttp.Workshop.Benchmarks</c>, an exercise's nested <c>Benchmark</c> from <c>PooledHttp.Workshop.Exercising</c>.</param>
     /// <exception cref="BenchmarkFailedException">Validation failed, a benchmark failed, or the run produced no reports.</exception>
     public static MeasurementResult Run(string notebook, LocalServer server, params Type[] benchmarks)
         => Run(notebook, server, MeasurementProfile.CurrentJob, benchmarks);
@@ -205,9 +205,11 @@ public static class Measure
         string variant = string.Join(", ", benchmark.Parameters.Items.Where(p => p.Name != SizeParameter)
             .Select(p => p.Value is Enum ? p.Value.ToString() : $"{p.Name}={p.Value}"));
 
+        // An exercise's benchmark is its nested Benchmark class: its rows are named for the exercise ("Exercise04").
+        Type type = benchmark.Descriptor.Type;
         return new MeasuredRow(
             Notebook: notebook,
-            Benchmark: benchmark.Descriptor.Type.Name,
+            Benchmark: type.DeclaringType?.Name ?? type.Name,
             Strategy: benchmark.Descriptor.WorkloadMethod.Name,
             PayloadBytes: size,
             Variant: variant,

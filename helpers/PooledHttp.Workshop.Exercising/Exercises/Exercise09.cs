@@ -1,17 +1,49 @@
 using System.Globalization;
 using System.Reflection;
+using BenchmarkDotNet.Attributes;
 using Microsoft.Extensions.DependencyInjection;
+using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Checks;
+using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Workshop.Checks;
+namespace PooledHttp.Workshop.Exercising;
 
-/// <summary>Chapter 09's check: the learner's typed client <c>E09_BooksClient</c> reads its books pooled, through <c>IHttpClientFactory</c>.</summary>
-internal sealed class Exercise09Check() : LearnerCheck("E09", "E09_BooksClient")
+/// <summary>Chapter 09's exercise: a typed client from <c>IHttpClientFactory</c> whose books come from the pooled read.</summary>
+public sealed class Exercise09() : Exercise("E09", ClientClass, "09-your-service",
+    "make a typed client read its books pooled, deserialized from the lease")
 {
     /// <summary>The books the check and the measurement ask for: S4's 250, as chapter 09's smaller size.</summary>
     internal const int Books = 250;
 
+    /// <summary>The learner's typed client: a class the factory makes, not a static method, so it is bound here by hand.</summary>
+    private const string ClientClass = "E09_BooksClient";
+
+    /// <summary>The typed client's one method, an instance method.</summary>
+    private const string GetBooksMethod = "GetBooksAsync";
+
+    /// <summary>
+    /// The most one request may allocate: the books themselves and the typed client's resolve with room to spare,
+    /// but less than buffering the body first (<c>ReadFromJsonAsync</c> after <c>GetAsync</c>) costs;
+    /// <c>GetFromJsonAsync</c> streams and passes too (figures in docs/measurements.md).
+    /// </summary>
+    private const long TargetPerRequest = 112 * 1024;
+
     /// <inheritdoc />
+    public override long? AllocationTarget => TargetPerRequest;
+
+    /// <summary>Checks the learner's <c>E09_BooksClient</c>, then measures it reading 250 books from <paramref name="server"/>.</summary>
+    /// <param name="server">The notebook's server.</param>
+    public static ExerciseResult Run(LocalServer server)
+    {
+        ArgumentNullException.ThrowIfNull(server);
+        return ExerciseRunner.Run(new Exercise09(), server.Context, typeof(Benchmark), new Dictionary<string, object[]> { [nameof(Benchmark.Books)] = [Books] });
+    }
+
+    /// <inheritdoc />
+    public override Task<ExerciseResult> RunAloneAsync() => OnLocalServerAsync(server => Run(server));
+
+    /// <summary>The learner's typed client reads its books pooled, through <c>IHttpClientFactory</c>.</summary>
     internal override async Task<string> CheckAsync(Assembly learner, CancellationToken cancellationToken)
     {
         var observer = new ObservingHandler();
@@ -77,13 +109,51 @@ internal sealed class Exercise09Check() : LearnerCheck("E09", "E09_BooksClient")
     internal static Func<IServiceProvider, TypedBooksExercise> Resolver(Assembly learner)
     {
         Type type = ClientType(learner);
-        MethodInfo method = type.GetMethod("GetBooksAsync", BindingFlags.Public | BindingFlags.Instance)
-            ?? throw new InvalidOperationException("E09_BooksClient.GetBooksAsync is missing or not a public instance method: keep the stub's signature.");
+        MethodInfo method = type.GetMethod(GetBooksMethod, BindingFlags.Public | BindingFlags.Instance)
+            ?? throw new InvalidOperationException($"{ClientClass}.{GetBooksMethod} is missing or not a public instance method: keep the stub's signature.");
         return services => (TypedBooksExercise?)Delegate.CreateDelegate(typeof(TypedBooksExercise), services.GetRequiredService(type), method, throwOnBindFailure: false)
-            ?? throw new InvalidOperationException("E09_BooksClient.GetBooksAsync has a different signature from the stub's: keep its parameters and return type.");
+            ?? throw new InvalidOperationException($"{ClientClass}.{GetBooksMethod} has a different signature from the stub's: keep its parameters and return type.");
     }
 
     private static Type ClientType(Assembly learner)
-        => learner.GetType($"{LearnerCode.Namespace}.E09_BooksClient")
-            ?? throw new InvalidOperationException($"The class {LearnerCode.Namespace}.E09_BooksClient is not in {learner.GetName().Name}: did its name or namespace change? The stub declares it.");
+        => learner.GetType($"{LearnerCode.Namespace}.{ClientClass}")
+            ?? throw new InvalidOperationException($"The class {LearnerCode.Namespace}.{ClientClass} is not in {learner.GetName().Name}: did its name or namespace change? The stub declares it.");
+
+    /// <inheritdoc />
+    internal override IEnumerable<MeasuredRow> Beside(MeasurementResult chapter, MeasurementResult yours)
+        => chapter.Where(r => r.Benchmark == nameof(ServiceJson) && r.RuntimeMajor == Environment.Version.Major && r.Variant == $"Books={Books}");
+
+    /// <summary>The learner's typed client, resolved per request from a service provider as a service's handler gets it, reading 250 books.</summary>
+    public class Benchmark : ExerciseBenchmark
+    {
+        private ServiceProvider _services = null!;
+        private Func<IServiceProvider, TypedBooksExercise> _resolve = null!;
+        private Uri _url = null!;
+
+        /// <summary>How many books the API returns (named as in <see cref="ServiceJson"/>, so the rows line up).</summary>
+        public int Books { get; set; }
+
+        /// <summary>Your typed client, resolved for the request.</summary>
+        [Benchmark]
+        public Task<Book[]> Yours() => _resolve(_services)(_url, CancellationToken.None);
+
+        /// <inheritdoc />
+        protected override void PrepareExercise()
+        {
+            _services = Register(Learner).BuildServiceProvider();
+            _resolve = Resolver(Learner);
+            _url = new Uri(BenchmarkServer.Address, string.Create(CultureInfo.InvariantCulture, $"/books?count={Books}"));
+        }
+
+        /// <inheritdoc />
+        protected override void Dispose(bool disposing)
+        {
+            if (disposing)
+            {
+                _services?.Dispose();
+            }
+
+            base.Dispose(disposing);
+        }
+    }
 }

@@ -3,7 +3,7 @@ using System.Buffers;
 namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
-/// The learner's download (exercises 04 and 07): fetch <paramref name="url"/>, put the body in arrays
+/// The learner's download (exercise 04): fetch <paramref name="url"/>, put the body in arrays
 /// rented from <paramref name="pool"/>, hand it to <paramref name="received"/> once, return every array,
 /// and return the body's length. A body longer than <paramref name="maxBytes"/> must be refused with an
 /// exception, before it is handed over.

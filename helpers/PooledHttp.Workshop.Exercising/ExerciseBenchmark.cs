@@ -1,8 +1,9 @@
 using System.Reflection;
 using BenchmarkDotNet.Attributes;
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Checks;
 
-namespace PooledHttp.Workshop.Benchmarks;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>
 /// What the exercise benchmarks share: the learner's build, loaded in the benchmark process from the

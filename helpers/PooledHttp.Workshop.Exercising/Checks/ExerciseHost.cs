@@ -1,11 +1,12 @@
 using System.Reflection;
 using System.Text.Json;
+using PooledHttp.Workshop.Exercising;
 
 namespace PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// The check process's entry point: the exercises project's <c>Program.cs</c> calls it with its own
-/// assembly. It runs one exercise's check against that build and prints one line the notebook reads:
+/// assembly. It runs one exercise's check (<see cref="Exercise.CheckAsync"/>) against that build and prints one line the notebook reads:
 /// <c>EXERCISE-CHECK {json}</c>. Learner code runs here, never in the notebook's kernel, so a loop that
 /// never ends or a crash costs a process, not the kernel.
 /// </summary>
@@ -25,10 +26,10 @@ public static class ExerciseHost
             return 2;
         }
 
-        LearnerCheck? exercise = LearnerCheck.All.FirstOrDefault(e => e.Id == args[1]);
+        Exercise? exercise = Exercise.All.FirstOrDefault(e => e.Id == args[1]);
         if (exercise is null)
         {
-            await Console.Error.WriteLineAsync($"No exercise {args[1]}: there are {string.Join(", ", LearnerCheck.All.Select(e => e.Id))}.").ConfigureAwait(false);
+            await Console.Error.WriteLineAsync($"No exercise {args[1]}: there are {string.Join(", ", Exercise.All.Select(e => e.Id))}.").ConfigureAwait(false);
             return 2;
         }
 
@@ -37,7 +38,7 @@ public static class ExerciseHost
         return 0;
     }
 
-    private static async Task<ExerciseCheck> CheckAsync(LearnerCheck exercise, Assembly learner)
+    private static async Task<ExerciseCheck> CheckAsync(Exercise exercise, Assembly learner)
     {
         Guid build = learner.ManifestModule.ModuleVersionId;
         using var cancel = new CancellationTokenSource(Timeout - TimeSpan.FromSeconds(10));

@@ -13,7 +13,7 @@ public static class LearnerCode
     /// <summary>The namespace every exercise class lives in, in the exercises project and in the solutions.</summary>
     public const string Namespace = "PooledHttp.Exercises";
 
-    /// <summary>The learner's static method <paramref name="method"/> of class <paramref name="type"/>, as a <typeparamref name="T"/>.</summary>
+    /// <summary>The learner's static method <paramref name="method"/> of class <paramref name="type"/>, as a <typeparamref name="T"/>: what <see cref="LearnerMethod{T}.Bind"/> calls.</summary>
     /// <exception cref="InvalidOperationException">The class or method is missing, or its signature differs from the stub's.</exception>
     public static T Bind<T>(Assembly assembly, string type, string method)
         where T : Delegate
@@ -26,10 +26,6 @@ public static class LearnerCode
         return (T?)Delegate.CreateDelegate(typeof(T), found, throwOnBindFailure: false)
             ?? throw new InvalidOperationException($"{type}.{method} has a different signature from the stub's: keep its parameters and return type.");
     }
-
-    /// <summary>The value of the learner's public static property <paramref name="property"/> of class <paramref name="type"/>.</summary>
-    public static T Read<T>(Assembly assembly, string type, string property)
-        => Bind<Func<T>>(assembly, type, "get_" + property)();
 
     /// <summary>In a benchmark process: the exercises build the notebook checked, loaded from the path it names.</summary>
     /// <exception cref="InvalidOperationException">The context names no build, or the file is another build than the one checked.</exception>

@@ -1,7 +1,8 @@
 using BenchmarkDotNet.Attributes;
+using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Checks;
 
-namespace PooledHttp.Workshop.Benchmarks;
+namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>An exercise benchmark that downloads one body per operation: <see cref="Size"/> bytes, framed as <see cref="Framing"/> says.</summary>
 public abstract class BodyExerciseBenchmark : ExerciseBenchmark
