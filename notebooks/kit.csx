@@ -10,6 +10,7 @@
 #r "../artifacts/notebook-bin/PooledHttp.Workshop.dll"
 #r "../artifacts/notebook-bin/PooledHttp.Workshop.Benchmarks.dll"
 #r "../artifacts/notebook-bin/PooledHttp.Workshop.Server.dll"
+#r "../artifacts/notebook-bin/PooledHttp.Workshop.LoadProbe.dll"
 #r "../artifacts/notebook-bin/PooledHttp.Workshop.Exercising.dll"
 #r "../artifacts/notebook-bin/Microsoft.Extensions.DependencyInjection.Abstractions.dll"
 #r "../artifacts/notebook-bin/Microsoft.Extensions.DependencyInjection.dll"

@@ -43,13 +43,10 @@ internal static class BuildOutput
 
     /// <summary>
     /// The folders a build of <paramref name="projectFolder"/> reads: the project's own, the workshop's assemblies with
-    /// the library (all of <c>helpers/</c>), and for a tool the source every tool links (<c>tools/Common</c>).
+    /// the library (all of <c>helpers/</c>), and the command-line source the load probe links with the tools (<c>tools/Common</c>).
     /// </summary>
     public static string[] FoldersFor(string projectFolder)
-    {
-        string relative = Path.GetRelativePath(WorkshopPaths.Root, projectFolder);
-        return relative.StartsWith("tools", StringComparison.Ordinal) ? [relative, "helpers", Path.Combine("tools", "Common")] : [relative, "helpers"];
-    }
+        => [Path.GetRelativePath(WorkshopPaths.Root, projectFolder), "helpers", Path.Combine("tools", "Common")];
 
     /// <summary>Whether <paramref name="assembly"/> exists and was built from exactly <paramref name="inputs"/>.</summary>
     public static bool IsCurrent(string assembly, string inputs)

@@ -59,7 +59,7 @@ public sealed class BuildOutputTests : IDisposable
     }
 
     [Theory]
-    [InlineData("tools/LoadProbe/LoadProbe.csproj")]
+    [InlineData("helpers/PooledHttp.Workshop.LoadProbe/PooledHttp.Workshop.LoadProbe.csproj")]
     [InlineData("exercises/PooledHttp.Exercises.csproj")]
     public void The_record_of_a_build_the_kit_starts_covers_every_source_its_project_links(string project)
     {

@@ -1,6 +1,6 @@
-namespace PooledHttp.Workshop.Benchmarks;
+namespace PooledHttp.Workshop.Load;
 
-/// <summary>What one load run cost the process that ran it (chapter 07's <c>tools/LoadProbe</c>).</summary>
+/// <summary>What one load run cost the process that ran it: the load probe prints it as one JSON line, the kit's launcher reads it.</summary>
 /// <param name="Strategy">One of <see cref="LoadStrategies.Names"/>.</param>
 /// <param name="Concurrency">Downloads in flight at once, as the client started them.</param>
 /// <param name="Downloads">Downloads measured, after the warm-up.</param>

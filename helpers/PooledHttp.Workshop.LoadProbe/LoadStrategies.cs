@@ -3,14 +3,14 @@ using Microsoft.IO;
 using PooledHttp.Buffers;
 using PooledHttp.Workshop.Server;
 
-namespace PooledHttp.Workshop.Benchmarks;
+namespace PooledHttp.Workshop.Load;
 
 /// <summary>
-/// The downloads chapter 07 puts under load, by name, each checked byte for byte against the server's
-/// pattern before it counts: the naive read, the pooled read on three pools, and two plain peers.
+/// The downloads the load probe puts under load (chapters 04a, 07 and 09), by name, each checked byte for byte
+/// against the server's pattern before it counts: the naive read, the pooled read on four pools, and two plain peers.
 /// </summary>
-/// <remarks>Used by <c>tools/LoadProbe</c>, in a process of its own per run; <see cref="Names"/> is the list the
-/// probe accepts.</remarks>
+/// <remarks>Run by this process (<c>Program.cs</c>), one strategy per run; <see cref="Names"/> is the list it
+/// accepts, and what a notebook passes to the kit's launcher.</remarks>
 public static class LoadStrategies
 {
     /// <summary><c>SendAsync</c> + <c>ReadAsByteArrayAsync</c>.</summary>
@@ -79,7 +79,7 @@ public static class LoadStrategies
 
     private static async Task<int> NaiveAsync(HttpClient client, Uri url, BodyCheck check)
     {
-        // As Downloads.SendThenReadAsByteArrayAsync, S0's naive download, but keeping the body to check it.
+        // As the benchmarks' Downloads.SendThenReadAsByteArrayAsync, S0's naive download, but keeping the body to check it.
         using var request = new HttpRequestMessage(HttpMethod.Get, url);
         using HttpResponseMessage response = await client.SendAsync(request).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();

@@ -1,13 +1,13 @@
 // Usage: LoadProbe <strategy> <url> <body size> <in flight> <downloads>
 // Downloads <url> <downloads> times with <in flight> downloads at once, after a warm-up, checks every body
-// byte for byte, and prints one JSON line (PooledHttp.Workshop.Benchmarks.LoadResult) describing what that cost this process.
+// byte for byte, and prints one JSON line (LoadResult) describing what that cost this process.
 using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using PooledHttp.Buffers;
 using PooledHttp.Tools;
-using PooledHttp.Workshop.Benchmarks;
+using PooledHttp.Workshop.Load;
 
 Argument<int> Count(string name, string description, int least) => new(name)
 {
