@@ -12,7 +12,7 @@
 // A build that would change nothing still costs MSBuild about six seconds per notebook. After each
 // build this file records every input (each file under helpers/ outside bin/ and obj/, and the
 // repository's build settings) with its size and time; when the record still matches, it skips the build. Any edit, added or deleted file changes the record and builds. It is the
-// kit's own rule (BuildOutput in helpers/PooledHttp.Workshop/Notebooks), copied because it runs before
+// kit's own rule (BuildOutput in helpers/PooledHttp.Workshop/Building), copied because it runs before
 // the kit exists; a test holds the two to the same record. Delete artifacts/notebook-bin to force a
 // build (after changing the SDK, for example).
 
@@ -74,7 +74,7 @@ static void BuildWorkshopHelpers()
 }
 
 // Every build of the kit's projects takes one machine-wide lock, since they write the same helpers/*/obj folders:
-// the kit's BuildLock (helpers/PooledHttp.Workshop/Notebooks), copied here for the same reason as the record below.
+// the kit's BuildLock (helpers/PooledHttp.Workshop/Building), copied here for the same reason as the record below.
 static readonly TimeSpan WorkshopBuildTimeout = TimeSpan.FromMinutes(10);
 static readonly string WorkshopBuildLockPath = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "pooledhttp", "build.lock");
 

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
+using PooledHttp.Workshop.Building;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Checks;

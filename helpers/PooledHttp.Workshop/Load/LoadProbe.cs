@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using System.Text.Json;
-using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Building;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
 using PooledHttp.Workshop.Watching;

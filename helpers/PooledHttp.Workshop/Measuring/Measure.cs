@@ -11,6 +11,7 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Mathematics.Common;
+using PooledHttp.Workshop.Building;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
