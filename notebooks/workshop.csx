@@ -1,6 +1,7 @@
-// The first cell of every notebook loads this file with `#load "workshop.csx"`. It builds the workshop
-// kit (helpers/PooledHttp.Workshop, in Release) and with it the library (helpers/PooledHttp) into a
-// folder of their own, artifacts/notebook-bin, which kit.csx, loaded by the next cell, references.
+// The first cell of every notebook loads this file with `#load "workshop.csx"`. It builds the kit (the
+// helpers/PooledHttp.Workshop* assemblies, through PooledHttp.Workshop.Exercising, which references the others;
+// in Release) and with it the library (helpers/PooledHttp) into a folder of their own, artifacts/notebook-bin,
+// which kit.csx, loaded by the next cell, references.
 // BenchmarkDotNet builds them again under helpers/ for its benchmark process, so it never overwrites a
 // DLL this kernel holds open (Windows locks loaded DLLs).
 //
