@@ -140,7 +140,7 @@ public static class Measure
 
         BenchmarkRunInfo[] planned = plan(config);
         int cases = planned.Sum(info => info.BenchmarksCases.Length);
-        string what = string.Join(", ", benchmarks.Select(b => b.Name));
+        string what = string.Join(", ", benchmarks.Select(NameOf));
         Summary summary;
         // Named jobs (the timing job, a runtime's) are said, so a label never calls a timing run the default profile.
         string[] otherJobs = [.. jobs.Select(job => job.Id).Where(id => id != profile).Distinct()];
@@ -195,6 +195,12 @@ public static class Measure
         }
     }
 
+    /// <summary>
+    /// A benchmark class's name in rows and progress lines: its own, or, for an exercise's nested <c>Benchmark</c>,
+    /// the exercise's ("Exercise04").
+    /// </summary>
+    private static string NameOf(Type benchmark) => benchmark.DeclaringType?.Name ?? benchmark.Name;
+
     private static MeasuredRow ToRow(string notebook, string profile, BenchmarkReport report)
     {
         BenchmarkCase benchmark = report.BenchmarkCase;
@@ -206,11 +212,9 @@ public static class Measure
         string variant = string.Join(", ", benchmark.Parameters.Items.Where(p => p.Name != SizeParameter)
             .Select(p => p.Value is Enum ? p.Value.ToString() : $"{p.Name}={p.Value}"));
 
-        // An exercise's benchmark is its nested Benchmark class: its rows are named for the exercise ("Exercise04").
-        Type type = benchmark.Descriptor.Type;
         return new MeasuredRow(
             Notebook: notebook,
-            Benchmark: type.DeclaringType?.Name ?? type.Name,
+            Benchmark: NameOf(benchmark.Descriptor.Type),
             Strategy: benchmark.Descriptor.WorkloadMethod.Name,
             PayloadBytes: size,
             Variant: variant,
