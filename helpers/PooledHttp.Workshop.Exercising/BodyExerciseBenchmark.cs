@@ -1,7 +1,3 @@
-using BenchmarkDotNet.Attributes;
-using PooledHttp.Workshop.Benchmarks;
-using PooledHttp.Workshop.Checks;
-
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>An exercise benchmark that downloads one body per operation: <see cref="Size"/> bytes, framed as <see cref="Framing"/> says.</summary>

@@ -1,9 +1,3 @@
-using System.Reflection;
-using PooledHttp.Workshop.Benchmarks;
-using PooledHttp.Workshop.Checks;
-using PooledHttp.Workshop.Measuring;
-using PooledHttp.Workshop.Server;
-
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>

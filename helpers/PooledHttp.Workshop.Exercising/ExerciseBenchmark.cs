@@ -1,8 +1,3 @@
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
-using PooledHttp.Workshop.Benchmarks;
-using PooledHttp.Workshop.Checks;
-
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>

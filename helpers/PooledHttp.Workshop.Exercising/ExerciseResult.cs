@@ -1,10 +1,7 @@
 using System.Globalization;
 using System.Net;
 using PooledHttp.Workshop.Charts;
-using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
-using PooledHttp.Workshop.Server;
-using PooledHttp.Workshop.Checks;
 
 namespace PooledHttp.Workshop.Exercising;
 

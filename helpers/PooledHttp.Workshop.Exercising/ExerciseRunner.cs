@@ -1,10 +1,7 @@
 using System.Diagnostics;
 using System.Text.Json;
 using PooledHttp.Workshop.Building;
-using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
-using PooledHttp.Workshop.Checks;
-using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 

@@ -1,6 +1,5 @@
 using PooledHttp.Testing;
 using System.Globalization;
-using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Checks;
 

@@ -1,6 +1,3 @@
-using System.Reflection;
-using PooledHttp.Workshop.Server;
-
 namespace PooledHttp.Workshop.Checks;
 
 /// <summary>

@@ -1,5 +1,3 @@
-using System.Reflection;
-
 namespace PooledHttp.Workshop.Checks;
 
 /// <summary>

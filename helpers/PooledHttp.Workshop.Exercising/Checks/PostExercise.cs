@@ -1,5 +1,3 @@
-using PooledHttp.Workshop.Server;
-
 namespace PooledHttp.Workshop.Checks;
 
 /// <summary>

@@ -1,5 +1,3 @@
-using PooledHttp.Workshop.Server;
-
 namespace PooledHttp.Workshop.Checks;
 
 /// <summary>The learner's typed client's one method (exercise 09), bound to an instance the factory made.</summary>

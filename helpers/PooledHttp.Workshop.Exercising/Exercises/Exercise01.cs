@@ -1,10 +1,3 @@
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
-using PooledHttp.Workshop.Benchmarks;
-using PooledHttp.Workshop.Checks;
-using PooledHttp.Workshop.Measuring;
-using PooledHttp.Workshop.Server;
-
 namespace PooledHttp.Workshop.Exercising;
 
 /// <summary>Chapter 01's exercise: find the smallest <c>byte[]</c> that is born in Gen2 (on the large object heap).</summary>

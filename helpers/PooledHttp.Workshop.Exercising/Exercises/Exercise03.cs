@@ -1,10 +1,4 @@
 using System.Globalization;
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
-using PooledHttp.Workshop.Benchmarks;
-using PooledHttp.Workshop.Checks;
-using PooledHttp.Workshop.Measuring;
-using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 

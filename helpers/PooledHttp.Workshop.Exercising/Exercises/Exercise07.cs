@@ -1,11 +1,5 @@
 using System.Buffers;
-using System.Reflection;
-using BenchmarkDotNet.Attributes;
 using PooledHttp.Buffers;
-using PooledHttp.Workshop.Benchmarks;
-using PooledHttp.Workshop.Checks;
-using PooledHttp.Workshop.Measuring;
-using PooledHttp.Workshop.Server;
 
 namespace PooledHttp.Workshop.Exercising;
 
