@@ -6,9 +6,6 @@ namespace PooledHttp.Workshop.Exercising;
 public sealed class Exercise06() : Exercise("E06", CreateRequest.ClassName, "06-http2",
     "build a POST that goes over HTTP/2 to an h2c server")
 {
-    /// <summary>The body each POST carries: S3's, as the chapter's <c>Http2Post</c> sends it.</summary>
-    internal const int BodySize = 100_000;
-
     /// <summary>The learner's request factory, bound by the check and the benchmark.</summary>
     private static readonly LearnerMethod<RequestExercise> CreateRequest = new("E06_Http2Request", "Create");
 
@@ -39,7 +36,7 @@ public sealed class Exercise06() : Exercise("E06", CreateRequest.ClassName, "06-
         var sink = new Uri(server.Http2Address, "/sink");
         for (int attempt = 1; attempt <= 2; attempt++)
         {
-            using var content = new ByteArrayContent(new byte[BodySize]);
+            using var content = new ByteArrayContent(new byte[Http2Post.BodySize]);
             using HttpRequestMessage request = create(sink, content);
             if (request.Method != HttpMethod.Post || request.RequestUri != sink || !ReferenceEquals(request.Content, content))
             {
@@ -65,7 +62,7 @@ public sealed class Exercise06() : Exercise("E06", CreateRequest.ClassName, "06-
             }
         }
 
-        return $"Two POSTs of {BodySize:N0} B, each a new message, went over HTTP/2 to a server that speaks nothing else, and came back 200.";
+        return $"Two POSTs of {Http2Post.BodySize:N0} B, each a new message, went over HTTP/2 to a server that speaks nothing else, and came back 200.";
     }
 
     /// <inheritdoc />

@@ -7,11 +7,11 @@ namespace PooledHttp.Workshop.Exercising;
 public sealed class Exercise07() : Exercise("E07", CreatePool.ClassName, "07-under-load",
     "size a pool for 64 overlapping downloads of 8 MiB")
 {
-    /// <summary>Downloads in flight at once, in the check and the measurement.</summary>
-    internal const int InFlight = 64;
+    /// <summary>Downloads in flight at once, in the check and the measurement: the chapter's batches (<see cref="UnderLoad"/>).</summary>
+    private const int InFlight = UnderLoad.InFlight;
 
     /// <summary>The body each download reads: without a Content-Length each ends in a 16 MiB array on the default pool, 64 of them past its budget.</summary>
-    internal const int BodySize = 8 * 1024 * 1024;
+    private const int BodySize = 8 * 1024 * 1024;
 
     /// <summary>The largest budget the check accepts, as a multiple of the bodies in flight: more is memory kept "just in case".</summary>
     private const int MaxBudgetPerBody = 4;
@@ -153,17 +153,17 @@ public sealed class Exercise07() : Exercise("E07", CreatePool.ClassName, "07-und
 
         /// <summary>A batch of downloads on your pool.</summary>
         [Benchmark]
-        public Task<long> Yours() => Downloads.BatchAsync(UnderLoad.InFlight, _one);
+        public Task<long> Yours() => Downloads.BatchAsync(InFlight, _one);
 
         /// <inheritdoc />
         protected override void PrepareExercise()
         {
-            ArrayPool<byte> pool = CreatePool.Bind(Learner)(UnderLoad.InFlight, Size);
+            ArrayPool<byte> pool = CreatePool.Bind(Learner)(InFlight, Size);
             Uri url = BenchmarkServer.PacedBytes(Size, contentLength: false, Pace.Network);
             _one = () => Downloads.PooledReadAsync(Client, url, pool); // built once: no delegate per batch
             for (int batch = 0; batch < WarmUpBatches; batch++)
             {
-                Downloads.BatchAsync(UnderLoad.InFlight, _one).GetAwaiter().GetResult();
+                Downloads.BatchAsync(InFlight, _one).GetAwaiter().GetResult();
             }
         }
     }

@@ -8,7 +8,7 @@ public sealed class Exercise09() : Exercise("E09", ClientClass, "09-your-service
     "make a typed client read its books pooled, deserialized from the lease")
 {
     /// <summary>The books the check and the measurement ask for: S4's 250, as chapter 09's smaller size.</summary>
-    internal const int Books = 250;
+    private const int Books = 250;
 
     /// <summary>The learner's typed client: a class the factory makes, not a static method, so it is bound here by hand.</summary>
     private const string ClientClass = "E09_BooksClient";
@@ -84,7 +84,7 @@ public sealed class Exercise09() : Exercise("E09", ClientClass, "09-your-service
     }
 
     /// <summary>The learner's class registered as a typed client, exactly as <c>services.AddHttpClient&lt;E09_BooksClient&gt;()</c> would.</summary>
-    internal static IServiceCollection Register(Assembly learner, Action<IHttpClientBuilder>? configure = null)
+    private static ServiceCollection Register(Assembly learner, Action<IHttpClientBuilder>? configure = null)
     {
         Type type = ClientType(learner);
         MethodInfo add = typeof(HttpClientFactoryServiceCollectionExtensions).GetMethods()
@@ -100,7 +100,7 @@ public sealed class Exercise09() : Exercise("E09", ClientClass, "09-your-service
     /// The learner's class and method, found once; the function it returns resolves a new instance from a service
     /// provider and binds its method, which is all a request does (the benchmark calls it per operation).
     /// </summary>
-    internal static Func<IServiceProvider, TypedBooksExercise> Resolver(Assembly learner)
+    private static Func<IServiceProvider, TypedBooksExercise> Resolver(Assembly learner)
     {
         Type type = ClientType(learner);
         MethodInfo method = type.GetMethod(GetBooksMethod, BindingFlags.Public | BindingFlags.Instance)
