@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== Chromium, for tools/render-chart.sh, tools/render-docs.sh and the chart tests"
+echo "== Chromium, for tools/Publish/render-chart.sh, tools/Publish/render-docs.sh and the chart tests"
 sudo apt-get update -qq
 sudo apt-get install -y -qq --no-install-recommends chromium
 

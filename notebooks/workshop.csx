@@ -1,6 +1,7 @@
-// The first cell of every notebook loads this file with `#load "workshop.csx"`. It builds the workshop
-// kit (helpers/PooledHttp.Workshop, in Release) and with it the library (helpers/PooledHttp) into a
-// folder of their own, artifacts/notebook-bin, which kit.csx, loaded by the next cell, references.
+// The first cell of every notebook loads this file with `#load "workshop.csx"`. It builds the kit (the
+// helpers/PooledHttp.Workshop* assemblies, through PooledHttp.Workshop.Exercising, which references the others;
+// in Release) and with it the library (helpers/PooledHttp) into a folder of their own, artifacts/notebook-bin,
+// which kit.csx, loaded by the next cell, references.
 // BenchmarkDotNet builds them again under helpers/ for its benchmark process, so it never overwrites a
 // DLL this kernel holds open (Windows locks loaded DLLs).
 //
@@ -12,7 +13,7 @@
 // A build that would change nothing still costs MSBuild about six seconds per notebook. After each
 // build this file records every input (each file under helpers/ outside bin/ and obj/, and the
 // repository's build settings) with its size and time; when the record still matches, it skips the build. Any edit, added or deleted file changes the record and builds. It is the
-// kit's own rule (BuildOutput in helpers/PooledHttp.Workshop/Notebooks), copied because it runs before
+// kit's own rule (BuildOutput in helpers/PooledHttp.Workshop/Building), copied because it runs before
 // the kit exists; a test holds the two to the same record. Delete artifacts/notebook-bin to force a
 // build (after changing the SDK, for example).
 
@@ -20,7 +21,7 @@
 // cells against the runtime's own assemblies, with none of the NoWarn 1701 a project has, and reports it with no
 // source location, so no #pragma can hide it. Its two causes are removed where they start: kit.csx declares HTML(...)
 // (the kernel's names an older Microsoft.AspNetCore.Html.Abstractions), and the build below (-p:NotebookBin=true)
-// puts the netstandard2.1 builds of two libraries the cells use in artifacts/notebook-bin (PooledHttp.Workshop.csproj
+// puts the netstandard2.1 builds of two libraries the cells use in artifacts/notebook-bin (PooledHttp.Workshop.Exercising.csproj
 // says why).
 
 #load "chart-libraries.csx"
@@ -35,7 +36,7 @@ static void BuildWorkshopHelpers()
 
     string record = WorkshopBuildInputs("..");
     string recordPath = "../artifacts/notebook-bin/build-inputs.txt";
-    bool Current() => System.IO.File.Exists("../artifacts/notebook-bin/PooledHttp.Workshop.dll") && System.IO.File.Exists(recordPath) && System.IO.File.ReadAllText(recordPath) == record;
+    bool Current() => System.IO.File.Exists("../artifacts/notebook-bin/PooledHttp.Workshop.Exercising.dll") && System.IO.File.Exists(recordPath) && System.IO.File.ReadAllText(recordPath) == record;
     if (Current())
     {
         Console.WriteLine("The helpers in artifacts/notebook-bin are up to date with their sources: build skipped.");
@@ -52,7 +53,7 @@ static void BuildWorkshopHelpers()
     }
 
     Console.WriteLine("Building the helpers into artifacts/notebook-bin (the first time takes about half a minute)...");
-    var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop/PooledHttp.Workshop.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin -p:NotebookBin=true --nologo -v quiet")
+    var start = new System.Diagnostics.ProcessStartInfo("dotnet", "build ../helpers/PooledHttp.Workshop.Exercising/PooledHttp.Workshop.Exercising.csproj -c Release -f net10.0 -o ../artifacts/notebook-bin -p:NotebookBin=true --nologo -v quiet")
     {
         RedirectStandardOutput = true,
         RedirectStandardError = true,
@@ -63,7 +64,7 @@ static void BuildWorkshopHelpers()
     if (!build.WaitForExit(WorkshopBuildTimeout))
     {
         build.Kill(entireProcessTree: true);
-        throw new TimeoutException($"Building {what} took longer than {WorkshopBuildTimeout.TotalMinutes:0} minutes and was stopped. Run the cell again; if it stops again, build from a terminal: dotnet build helpers/PooledHttp.Workshop -c Release.");
+        throw new TimeoutException($"Building {what} took longer than {WorkshopBuildTimeout.TotalMinutes:0} minutes and was stopped. Run the cell again; if it stops again, build from a terminal: dotnet build helpers/PooledHttp.Workshop.Exercising -c Release.");
     }
 
     if (build.ExitCode != 0)
@@ -77,7 +78,7 @@ static void BuildWorkshopHelpers()
 }
 
 // Every build of the kit's projects takes one machine-wide lock, since they write the same helpers/*/obj folders:
-// the kit's BuildLock (helpers/PooledHttp.Workshop/Notebooks), copied here for the same reason as the record below.
+// the kit's BuildLock (helpers/PooledHttp.Workshop/Building), copied here for the same reason as the record below.
 static readonly TimeSpan WorkshopBuildTimeout = TimeSpan.FromMinutes(10);
 static readonly string WorkshopBuildLockPath = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "pooledhttp", "build.lock");
 

@@ -9,16 +9,13 @@ namespace PooledHttp;
 /// tests' programs (not <c>notebooks/workshop.csx</c>'s build, which runs before the kit exists, nor the
 /// benchmark processes BenchmarkDotNet starts itself). Arguments are passed one by one, both streams are read
 /// while it runs (a full pipe would stop the child), and after an optional deadline the child and its own
-/// children are stopped. One source file, compiled into the kit, the runner, the pre-flight tool and the
-/// library's tests, which share no assembly.
+/// children are stopped. One source file, compiled into the projects that share no assembly (docs/architecture.md,
+/// "shared source", lists them).
 /// </summary>
 internal static class ChildProcess
 {
     /// <summary>How long a child that has said what was wanted (<see cref="RunAsync"/>'s <c>until</c>) gets to exit before it is stopped.</summary>
     private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(5);
-
-    /// <summary>Runs <c>dotnet</c> with <paramref name="arguments"/> to the end.</summary>
-    public static Task<ChildResult> DotnetAsync(params string[] arguments) => RunAsync("dotnet", arguments, Timeout.InfiniteTimeSpan);
 
     /// <summary>
     /// Runs <paramref name="file"/> with <paramref name="arguments"/>, each passed as one argument, with

@@ -3,8 +3,8 @@ namespace PooledHttp;
 /// <summary>
 /// The workshop repository's root, found one way everywhere: the first folder holding <c>PooledHttp.slnx</c>
 /// above the current directory (a shell or an editor opened in the clone), else above the running
-/// assembly (a test, or the runner started by path). One source file, compiled into the kit, the runner,
-/// the pre-flight tool and the library's tests, which share no assembly.
+/// assembly (a test, or the runner started by path). One source file, compiled into the projects that share no
+/// assembly (docs/architecture.md, "shared source", lists them).
 /// </summary>
 internal static class RepositoryRoot
 {

@@ -45,18 +45,6 @@ public sealed class TrackingArrayPool : ArrayPool<byte>
         }
     }
 
-    /// <summary>Returns of arrays that were not outstanding: returned twice, or never rented here.</summary>
-    public IReadOnlyList<string> Violations
-    {
-        get
-        {
-            lock (_gate)
-            {
-                return [.. _violations];
-            }
-        }
-    }
-
     /// <summary>Null when every rented array came back exactly once; otherwise what went wrong, in a sentence.</summary>
     public string? Imbalance
     {

@@ -6,6 +6,7 @@
 // fetched, from the same NuGet source. The devcontainer runs it while a Codespace is prebuilt.
 // Usage, from inside the repository: dotnet run -c Release tools/PrefetchRuntimes/prefetch-runtimes.cs
 // Exit code 1 when a runtime could not be had; the chapters then try again, and measure without it if they must.
+using PooledHttp.Workshop.Fetching;
 using PooledHttp.Workshop.Measuring;
 
 PrivateDotnet dotnet = Runtimes.Fetch(Console.WriteLine);

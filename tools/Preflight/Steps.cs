@@ -2,6 +2,7 @@ using System.ComponentModel;
 using System.Diagnostics;
 using PooledHttp;
 using PooledHttp.Workshop.Charts;
+using PooledHttp.Workshop.Fetching;
 using PooledHttp.Workshop.Measuring;
 
 namespace Preflight;

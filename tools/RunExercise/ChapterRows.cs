@@ -2,7 +2,6 @@ using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Exercising;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
-using PooledHttp.Workshop.Checks;
 
 /// <summary>
 /// The chapter's rows an exercise is drawn beside, outside a notebook: the learner's own latest run of the

@@ -9,7 +9,6 @@ using PooledHttp.Tools;
 using PooledHttp.Workshop.Exercising;
 using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
-using PooledHttp.Workshop.Checks;
 using PooledHttp.Workshop.Server;
 
 const string Usage = "usage: dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]";

@@ -5,8 +5,8 @@ using PooledHttp.Http;
 namespace PooledHttp.Workshop.Benchmarks;
 
 /// <summary>
-/// The two downloads the series keeps coming back to, in one place for the benchmarks and for
-/// <c>tools/LoadProbe</c>, so every chapter measures the same code.
+/// The two downloads the series keeps coming back to, in one place for every benchmark that measures them,
+/// so every chapter measures the same code (the library tests' allocation probe measures them too).
 /// </summary>
 public static class Downloads
 {

@@ -66,9 +66,6 @@ public sealed class LocalServer : IAsyncDisposable
     /// <summary>The <c>/bytes</c> bodies being written now, and the most at once: whether downloads really overlapped.</summary>
     public TransferGauge BodiesInFlight { get; } = new();
 
-    /// <summary>How many requests the server has answered or is answering.</summary>
-    public int RequestCount => Volatile.Read(ref _nextRequestId);
-
     /// <summary>Starts a server on a free loopback port.</summary>
     /// <exception cref="InvalidOperationException">No port could be bound after several attempts.</exception>
     public static LocalServer Start()

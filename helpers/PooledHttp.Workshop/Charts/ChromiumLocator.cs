@@ -3,7 +3,7 @@ namespace PooledHttp.Workshop.Charts;
 /// <summary>
 /// Finds a Chromium-based browser (Chromium, Chrome or Edge) that can draw a chart headless, where each platform
 /// installs one; the variable <see cref="OverrideVariable"/> names one explicitly and then nothing else is tried.
-/// The one place the tools (<c>tools/RenderChart</c>, <c>tools/RenderChapters</c>), <c>.ci/run</c> and the tests
+/// The one place the tools (<c>tools/Publish/RenderChart</c>, <c>tools/Publish/RenderChapters</c>), <c>.ci/run</c> and the tests
 /// look for a browser.
 /// </summary>
 public static class ChromiumLocator

@@ -1,9 +1,8 @@
-using PooledHttp.Workshop.Benchmarks;
 using System.Globalization;
 using System.Net;
 using System.Text;
 using System.Text.Json;
-using PooledHttp.Workshop.Measuring;
+using PooledHttp.Workshop.Building;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
 using PooledHttp.Workshop.Watching;
@@ -11,7 +10,7 @@ using PooledHttp.Workshop.Watching;
 namespace PooledHttp.Workshop.Load;
 
 /// <summary>
-/// Builds <c>tools/LoadProbe</c> and runs it, one process per strategy and concurrency, against a
+/// Builds the load probe (<c>helpers/PooledHttp.Workshop.LoadProbe</c>) and runs it, one process per strategy and concurrency, against a
 /// server in this process: GC pause time and peak working set belong to a process, so each run
 /// needs one of its own.
 /// </summary>
@@ -28,8 +27,8 @@ public sealed class LoadProbe
     /// <exception cref="InvalidOperationException">The build failed; the message holds its output.</exception>
     public static async Task<LoadProbe> BuildAsync()
     {
-        string project = Path.Combine(WorkshopPaths.Root, "tools", "LoadProbe", "LoadProbe.csproj");
-        (string? assembly, string? failure) = await BuildOutput.BuildAsync("the load probe (tools/LoadProbe)", project, Path.Combine(WorkshopPaths.Root, "artifacts", "loadprobe")).ConfigureAwait(false);
+        string project = Path.Combine(WorkshopPaths.Root, "helpers", "PooledHttp.Workshop.LoadProbe", "PooledHttp.Workshop.LoadProbe.csproj");
+        (string? assembly, string? failure) = await BuildOutput.BuildAsync("the load probe (helpers/PooledHttp.Workshop.LoadProbe)", project, Path.Combine(WorkshopPaths.Root, "artifacts", "loadprobe")).ConfigureAwait(false);
         return assembly is not null ? new LoadProbe(assembly) : throw new InvalidOperationException($"Building the load probe failed:{Environment.NewLine}{failure}");
     }
 

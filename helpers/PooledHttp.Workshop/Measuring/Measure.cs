@@ -11,6 +11,7 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Mathematics.Common;
+using PooledHttp.Workshop.Building;
 using PooledHttp.Workshop.Benchmarks;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
@@ -34,7 +35,7 @@ public static class Measure
     /// </summary>
     /// <param name="notebook">The measuring notebook's name, for the CSV and the rows.</param>
     /// <param name="server">The server the benchmarks download from.</param>
-    /// <param name="benchmarks">Benchmark classes from this assembly (public, not sealed, built in Release).</param>
+    /// <param name="benchmarks">Benchmark classes (public, not sealed, built in Release): the chapters' from <c>PooledHttp.Workshop.Benchmarks</c>, an exercise's nested <c>Benchmark</c> from <c>PooledHttp.Workshop.Exercising</c>.</param>
     /// <exception cref="BenchmarkFailedException">Validation failed, a benchmark failed, or the run produced no reports.</exception>
     public static MeasurementResult Run(string notebook, LocalServer server, params Type[] benchmarks)
         => Run(notebook, server, MeasurementProfile.CurrentJob, benchmarks);
@@ -139,7 +140,7 @@ public static class Measure
 
         BenchmarkRunInfo[] planned = plan(config);
         int cases = planned.Sum(info => info.BenchmarksCases.Length);
-        string what = string.Join(", ", benchmarks.Select(b => b.Name));
+        string what = string.Join(", ", benchmarks.Select(NameOf));
         Summary summary;
         // Named jobs (the timing job, a runtime's) are said, so a label never calls a timing run the default profile.
         string[] otherJobs = [.. jobs.Select(job => job.Id).Where(id => id != profile).Distinct()];
@@ -194,6 +195,12 @@ public static class Measure
         }
     }
 
+    /// <summary>
+    /// A benchmark class's name in rows and progress lines: its own, or, for an exercise's nested <c>Benchmark</c>,
+    /// the exercise's ("Exercise04").
+    /// </summary>
+    private static string NameOf(Type benchmark) => benchmark.DeclaringType?.Name ?? benchmark.Name;
+
     private static MeasuredRow ToRow(string notebook, string profile, BenchmarkReport report)
     {
         BenchmarkCase benchmark = report.BenchmarkCase;
@@ -207,7 +214,7 @@ public static class Measure
 
         return new MeasuredRow(
             Notebook: notebook,
-            Benchmark: benchmark.Descriptor.Type.Name,
+            Benchmark: NameOf(benchmark.Descriptor.Type),
             Strategy: benchmark.Descriptor.WorkloadMethod.Name,
             PayloadBytes: size,
             Variant: variant,

@@ -1,3 +1,5 @@
+using PooledHttp.Workshop.Building;
+using PooledHttp.Workshop.Fetching;
 using PooledHttp.Workshop.Benchmarks;
 using BenchmarkDotNet.Environments;
 using BenchmarkDotNet.Jobs;

@@ -35,9 +35,6 @@ public sealed class LiveOutput
     /// <summary>What is shown now.</summary>
     public string Text { get; private set; }
 
-    /// <summary>True when the text is a notebook output; false when it goes to the console.</summary>
-    public bool InNotebook => _handle is not null;
-
     /// <summary>Shows <paramref name="text"/> as a new output of the running cell, or on the console outside a notebook.</summary>
     public static LiveOutput Show(string text) => Show((object)text);
 

@@ -17,7 +17,7 @@ public class Http2ReadAllocationTests(ITestOutputHelper output) : IAsyncLifetime
 
     /// <summary>
     /// Measured with the window capped at 1 MiB (2-core machine, .NET 10.0.12): 39.7 to 47.2 KiB per 16 MiB download in
-    /// nine runs of tools/Http2Window (Release), 47.0 to 51.2 KiB in three runs of this test (Debug); with the defaults,
+    /// nine runs of tools/Experiments/Http2Window (Release), 47.0 to 51.2 KiB in three runs of this test (Debug); with the defaults,
     /// 3.74 to 10.56 MiB. 8 KiB plus 6 KiB per MiB (104 KiB here) leaves room for a few 16 KiB blocks the shared pool
     /// misses under load. The cap fits that pool on two cores or more (32 blocks per core); on one core it would not.
     /// </summary>

@@ -37,32 +37,32 @@ public class ExerciseChecksTests
     public async Task The_pool_check_passes_a_pool_sized_for_the_load_and_fails_the_usual_mistakes()
     {
         const int MiB = 1024 * 1024;
-        string passed = await Exercise07Check.CheckPoolAsync((n, size) => BodyPool.Create(n, size), None);
+        string passed = await Exercise07.CheckPoolAsync((n, size) => BodyPool.Create(n, size), None);
         Assert.Contains("from the pool alone", passed, StringComparison.Ordinal);
 
         // No budget at all: it would stop allocating by keeping whatever it likes.
-        var shared = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07Check.CheckPoolAsync((_, _) => ArrayPool<byte>.Shared, None));
+        var shared = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((_, _) => ArrayPool<byte>.Shared, None));
         Assert.Contains("BoundedArrayPool", shared.Message, StringComparison.Ordinal);
 
         // Sized for bodies of 1 MiB: the second round misses.
-        var small = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07Check.CheckPoolAsync((n, _) => BodyPool.Create(n, MiB), None));
+        var small = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((n, _) => BodyPool.Create(n, MiB), None));
         Assert.Contains("found no free array", small.Message, StringComparison.Ordinal);
 
         // The default pool: 256 MiB for 512 MiB of bodies.
-        var shared256 = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07Check.CheckPoolAsync((_, _) => BodyPool.Shared, None));
+        var shared256 = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((_, _) => BodyPool.Shared, None));
         Assert.Contains("does not hold 64 bodies", shared256.Message, StringComparison.Ordinal);
 
         // Exactly the bodies in flight is not enough for bodies without a length on a plain pool: each grows through
         // smaller arrays (16 KiB, fourfold, to 4 MiB) that are returned first and kept, and a return that does not fit
         // is refused, so the bodies' own arrays find no room. BodyPool.Create starts each body at its size instead.
-        var exact = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07Check.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size), None));
+        var exact = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size), None));
         Assert.Contains("found no free array", exact.Message, StringComparison.Ordinal);
 
         // Room for the bodies and the arrays they grow through (a third of a body, fourfold growth): enough.
-        Assert.Contains("from the pool alone", await Exercise07Check.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size * 2), None), StringComparison.Ordinal);
+        Assert.Contains("from the pool alone", await Exercise07.CheckPoolAsync((n, size) => new BoundedArrayPool((long)n * size * 2), None), StringComparison.Ordinal);
 
         // A gigabyte "just in case".
-        var huge = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07Check.CheckPoolAsync((_, _) => new BoundedArrayPool(4L * 1024 * MiB), None));
+        var huge = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise07.CheckPoolAsync((_, _) => new BoundedArrayPool(4L * 1024 * MiB), None));
         Assert.Contains("more than 4 times", huge.Message, StringComparison.Ordinal);
     }
 
@@ -141,12 +141,12 @@ public class ExerciseChecksTests
     public async Task The_read_loop_check_fails_a_single_read_and_passes_the_runtimes_ReadAtLeastAsync()
     {
         ReadLoopExercise single = (body, destination, token) => body.ReadAsync(destination, token).AsTask();
-        var failure = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise02Check.CheckAsync(single, None));
+        var failure = await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise02.CheckAsync(single, None));
         Assert.Contains("a few bytes per read", failure.Message, StringComparison.Ordinal);
 
         // The runtime's own loop (Stream.ReadAtLeastAsync without throwing at the end) is the reference a learner's must match.
         ReadLoopExercise runtime = (body, destination, token) => body.ReadAtLeastAsync(destination, destination.Length, throwOnEndOfStream: false, token).AsTask();
-        await Exercise02Check.CheckAsync(runtime, None);
+        await Exercise02.CheckAsync(runtime, None);
     }
 
     [Fact]
@@ -158,21 +158,21 @@ public class ExerciseChecksTests
             using HttpResponseMessage response = await client.GetAsync(url, token);
             return (await response.Content.ReadFromJsonAsync<Book[]>(token))!.Length;
         };
-        Assert.Contains("buffered whole", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise03Check.CheckAsync(buffered, None))).Message, StringComparison.Ordinal);
+        Assert.Contains("buffered whole", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise03.CheckAsync(buffered, None))).Message, StringComparison.Ordinal);
 
         BooksExercise undisposed = async (client, url, token) =>
         {
             HttpResponseMessage response = await client.GetAsync(url, HttpCompletionOption.ResponseHeadersRead, token);
             return (await JsonSerializer.DeserializeAsync<Book[]>(await response.Content.ReadAsStreamAsync(token), JsonSerializerOptions.Web, token))!.Length;
         };
-        Assert.Contains("not disposed", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise03Check.CheckAsync(undisposed, None))).Message, StringComparison.Ordinal);
+        Assert.Contains("not disposed", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise03.CheckAsync(undisposed, None))).Message, StringComparison.Ordinal);
 
         BooksExercise streamed = async (client, url, token) =>
         {
             using HttpResponseMessage response = await client.GetAsync(url, HttpCompletionOption.ResponseHeadersRead, token);
             return (await JsonSerializer.DeserializeAsync<Book[]>(await response.Content.ReadAsStreamAsync(token), JsonSerializerOptions.Web, token))!.Length;
         };
-        await Exercise03Check.CheckAsync(streamed, None);
+        await Exercise03.CheckAsync(streamed, None);
     }
 
     [Fact]
@@ -183,7 +183,7 @@ public class ExerciseChecksTests
         {
             var observer = new ObservingHandler();
             using var client = new HttpClient(observer, disposeHandler: false);
-            return await Exercise09Check.CheckAsync(() => typedClient(client), observer, None);
+            return await Exercise09.CheckAsync(() => typedClient(client), observer, None);
         }
 
         Func<HttpClient, TypedBooksExercise> buffered = http => async (url, token) =>
@@ -231,7 +231,7 @@ public class ExerciseChecksTests
             using HttpResponseMessage response = await client.PostAsJsonAsync(url, books, token);
             return long.Parse(await response.Content.ReadAsStringAsync(token), System.Globalization.CultureInfo.InvariantCulture);
         };
-        Assert.Contains("chunked", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise05Check.CheckAsync(chunked, None))).Message, StringComparison.Ordinal);
+        Assert.Contains("chunked", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise05.CheckAsync(chunked, None))).Message, StringComparison.Ordinal);
 
         PostExercise withLength = async (client, url, books, token) =>
         {
@@ -239,17 +239,17 @@ public class ExerciseChecksTests
             using HttpResponseMessage response = await client.PostAsync(url, content, token);
             return long.Parse(await response.Content.ReadAsStringAsync(token), System.Globalization.CultureInfo.InvariantCulture);
         };
-        await Exercise05Check.CheckAsync(withLength, None);
+        await Exercise05.CheckAsync(withLength, None);
     }
 
     [Fact]
     public async Task The_http2_check_fails_a_default_request_and_passes_one_that_insists_on_http2()
     {
         RequestExercise byDefault = (url, content) => new HttpRequestMessage(HttpMethod.Post, url) { Content = content };
-        Assert.Contains("HTTP/1.1", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise06Check.CheckAsync(byDefault, None))).Message, StringComparison.Ordinal);
+        Assert.Contains("HTTP/1.1", (await Assert.ThrowsAsync<ExerciseCheckFailedException>(() => Exercise06.CheckAsync(byDefault, None))).Message, StringComparison.Ordinal);
 
         RequestExercise exact = (url, content) => new HttpRequestMessage(HttpMethod.Post, url) { Content = content, Version = HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
-        await Exercise06Check.CheckAsync(exact, None);
+        await Exercise06.CheckAsync(exact, None);
     }
 
     [Fact]
@@ -257,10 +257,10 @@ public class ExerciseChecksTests
     {
         // Search the runtime for the answer rather than trusting a number: the check must agree with GC.GetGeneration.
         int smallest = Enumerable.Range(80_000, 10_000).First(n => GC.GetGeneration(new byte[n]) == 2);
-        Assert.Contains("born in Gen2", Exercise01Check.Check(smallest), StringComparison.Ordinal);
-        Assert.Contains("too small", Assert.Throws<ExerciseCheckFailedException>(() => Exercise01Check.Check(smallest - 1)).Message, StringComparison.Ordinal);
-        Assert.Contains("smaller still", Assert.Throws<ExerciseCheckFailedException>(() => Exercise01Check.Check(smallest + 1)).Message, StringComparison.Ordinal);
-        Assert.Throws<NotImplementedException>(() => Exercise01Check.Check(0));
+        Assert.Contains("born in Gen2", Exercise01.Check(smallest), StringComparison.Ordinal);
+        Assert.Contains("too small", Assert.Throws<ExerciseCheckFailedException>(() => Exercise01.Check(smallest - 1)).Message, StringComparison.Ordinal);
+        Assert.Contains("smaller still", Assert.Throws<ExerciseCheckFailedException>(() => Exercise01.Check(smallest + 1)).Message, StringComparison.Ordinal);
+        Assert.Throws<NotImplementedException>(() => Exercise01.Check(0));
     }
 
     /// <summary>A correct pooled download with one mistake switched on.</summary>

@@ -48,7 +48,7 @@ public sealed partial class JupyterTests(JupyterChapter00 jupyter, ITestOutputHe
 
                 if (o.ToJsonString().Contains("CS1701", StringComparison.Ordinal))
                 {
-                    // notebooks/kit.csx and PooledHttp.Workshop.csproj say where it came from and why it is gone.
+                    // notebooks/kit.csx and PooledHttp.Workshop.Exercising.csproj say where it came from and why it is gone.
                     problems.Add($"cell {i + 1}: warning CS1701 in a {type} output: {FirstLine(type == "stream" ? StreamText(o).Trim() : o.ToJsonString())}");
                 }
             }

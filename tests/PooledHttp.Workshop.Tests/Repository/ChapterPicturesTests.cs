@@ -8,15 +8,15 @@ namespace PooledHttp.Tests.Repository;
 
 /// <summary>
 /// The committed pictures are whole charts: each chapter page's picture is its chart at the chart's own size (as
-/// <c>tools/RenderChapters</c> draws it), and none of them, nor the README's and the results page's, has a scroll bar,
+/// <c>tools/Publish/RenderChapters</c> draws it), and none of them, nor the README's and the results page's, has a scroll bar,
 /// a cut label or plotly's toolbar. Fails until the pictures are drawn again after a change to how they are drawn:
-/// <c>dotnet run --project tools/RenderChapters -c Release -- RUN</c> and <c>tools/render-docs.sh RUN/charts</c>.
+/// <c>dotnet run --project tools/Publish/RenderChapters -c Release -- RUN</c> and <c>tools/Publish/render-docs.sh RUN/charts</c>.
 /// </summary>
 public class ChapterPicturesTests
 {
     private static readonly string Root = RepositoryTests.FindRoot();
 
-    private const string Again = "draw the pictures again from the reference run: dotnet run --project tools/RenderChapters -c Release -- <run>, and tools/render-docs.sh <run>/charts";
+    private const string Again = "draw the pictures again from the reference run: dotnet run --project tools/Publish/RenderChapters -c Release -- <run>, and tools/Publish/render-docs.sh <run>/charts";
 
     public static TheoryData<string, string> ChapterPictures()
     {

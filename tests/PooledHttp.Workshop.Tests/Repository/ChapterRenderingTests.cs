@@ -10,7 +10,7 @@ namespace PooledHttp.Tests.Repository;
 
 /// <summary>
 /// Every chapter can be read on GitHub with its results: <c>docs/chapters/NAME.md</c>, rendered from the reference
-/// run's executed notebook by <c>tools/RenderChapters</c>. These tests fail when a page no longer matches the
+/// run's executed notebook by <c>tools/Publish/RenderChapters</c>. These tests fail when a page no longer matches the
 /// executed notebook it claims to come from, that notebook no longer matches the chapter, or its figures are not
 /// the reference run's CSVs.
 /// </summary>
@@ -30,12 +30,12 @@ public partial class ChapterRenderingTests
         JsonObject executed = Stored(name);
         var cells = (JsonArray)executed["cells"]!;
         var committed = (JsonArray)JsonNode.Parse(File.ReadAllText(Path.Combine(Root, "notebooks", name + ".ipynb")))!["cells"]!;
-        Assert.True(committed.Count == cells.Count, $"{name}: the chapter has {committed.Count} cells, its reference execution {cells.Count}: run the series and tools/RenderChapters again.");
+        Assert.True(committed.Count == cells.Count, $"{name}: the chapter has {committed.Count} cells, its reference execution {cells.Count}: run the series and tools/Publish/RenderChapters again.");
         for (int i = 0; i < cells.Count; i++)
         {
             Assert.True(
                 (string?)cells[i]!["cell_type"] == (string?)committed[i]!["cell_type"] && Source(cells[i]!) == Source(committed[i]!),
-                $"{name}, cell {i}: the chapter changed since the reference run executed it; run the series and tools/RenderChapters again.");
+                $"{name}, cell {i}: the chapter changed since the reference run executed it; run the series and tools/Publish/RenderChapters again.");
         }
 
         string page = File.ReadAllText(Path.Combine(Root, ChapterRendering.PagesFolder, name + ".md"));
@@ -127,7 +127,7 @@ public partial class ChapterRenderingTests
     private static JsonObject Stored(string name)
     {
         string path = Path.Combine(Root, ChapterRendering.NotebooksFolder, name + ".ipynb");
-        Assert.True(File.Exists(path), $"{name}: no executed notebook in {ChapterRendering.NotebooksFolder}; run the series, then dotnet run --project tools/RenderChapters");
+        Assert.True(File.Exists(path), $"{name}: no executed notebook in {ChapterRendering.NotebooksFolder}; run the series, then dotnet run --project tools/Publish/RenderChapters");
         return (JsonObject)JsonNode.Parse(File.ReadAllText(path))!;
     }
 

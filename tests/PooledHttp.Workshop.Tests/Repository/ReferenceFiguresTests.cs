@@ -16,7 +16,7 @@ public class ReferenceFiguresTests
         string page = File.ReadAllText(Path.Combine(Root, ReferenceFigures.Page));
         string expected = ReferenceFigures.Table(Path.Combine(Root, "data", "results", "reference"));
         Assert.True(ReferenceFigures.Current(page) == expected,
-            "The results page's reference figures differ from data/results/reference: run `dotnet run --project tools/ResultsPage` and commit docs/results.md.\n"
+            "The results page's reference figures differ from data/results/reference: run `dotnet run --project tools/Publish/ResultsPage` and commit docs/results.md.\n"
             + $"page:\n{ReferenceFigures.Current(page)}\nCSVs:\n{expected}");
     }
 

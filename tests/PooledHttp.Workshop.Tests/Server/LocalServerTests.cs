@@ -24,17 +24,16 @@ public class LocalServerTests
     [Fact]
     public async Task Two_servers_at_once_get_different_ports()
     {
-        await using var a = LocalServer.Start();
+        var a = LocalServer.Start();
         await using var b = LocalServer.Start();
         Assert.NotEqual(a.Port, b.Port);
         using var client = new HttpClient();
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync(a.Url("status?code=200"))).StatusCode);
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync(b.Url("status?code=200"))).StatusCode);
-        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync(b.Url("status?code=200"))).StatusCode);
 
-        // Each answered its own requests: they are two servers, not one seen twice.
-        Assert.Equal(1, a.RequestCount);
-        Assert.Equal(2, b.RequestCount);
+        // One stopped, the other still answers: they are two servers, not one seen twice.
+        await a.DisposeAsync();
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync(b.Url("status?code=200"))).StatusCode);
     }
 
     [Fact]

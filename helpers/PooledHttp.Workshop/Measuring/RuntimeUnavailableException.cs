@@ -1,4 +1,0 @@
-namespace PooledHttp.Workshop.Measuring;
-
-/// <summary>A .NET runtime the workshop asked NuGet for and could not get.</summary>
-public sealed class RuntimeUnavailableException(string message) : Exception(message);
