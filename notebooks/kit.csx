@@ -3,7 +3,7 @@
 // lines are resolved when the cell compiles, before that cell's build has run.
 //
 // A loaded file's #r lines and statements reach the notebook; its `using` directives do not (what the kernel
-// does, ../shared/DESIGN.md "The real kernel"; the runner hosts the same kernel). So this file names
+// does: the runner, which hosts that kernel, shows it in KernelHostTests). So this file names
 // every type in full, and each chapter names the namespaces it uses.
 
 #r "../artifacts/notebook-bin/PooledHttp.dll"

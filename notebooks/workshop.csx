@@ -92,7 +92,7 @@ static System.IO.FileStream TakeWorkshopBuildLock(string what)
         try
         {
             var held = new System.IO.FileStream(WorkshopBuildLockPath, System.IO.FileMode.OpenOrCreate, System.IO.FileAccess.ReadWrite, System.IO.FileShare.None);
-            System.IO.File.WriteAllText(WorkshopBuildLockPath + ".holder", $"{what} (process {Environment.ProcessId}, since {DateTime.Now:HH:mm:ss})");
+            System.IO.File.WriteAllText(WorkshopBuildLockPath + ".holder", $"{what} in {System.IO.Path.GetFullPath("..")} (process {Environment.ProcessId}, since {DateTime.Now:HH:mm:ss})");
             return held;
         }
         catch (System.IO.IOException) when (waited.Elapsed < WorkshopBuildTimeout)

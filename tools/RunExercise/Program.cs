@@ -1,4 +1,4 @@
-// dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]
+// dotnet run -c Release --project tools/RunExercise -- <exercise (E04, E4 or 4) | all> [--quick]
 //
 // Runs an exercise exactly as its chapter's "Your turn" cell does: ExerciseNN.Run, with the servers
 // that cell has, builds exercises/, checks your code in a process of its own and, when the check passes,
@@ -11,11 +11,12 @@ using PooledHttp.Workshop.Measuring;
 using PooledHttp.Workshop.Notebooks;
 using PooledHttp.Workshop.Server;
 
-const string Usage = "usage: dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]";
+string ids = string.Join(", ", Exercise.All.Select(e => e.Id));
+string Usage = $"usage: dotnet run -c Release --project tools/RunExercise -- <{ids} | all> [--quick]";
 string listed = string.Join(", ", Exercise.All.Select(e => $"{e.Id} ({e.File})"));
 var exercises = new Argument<Exercise[]>("exercises")
 {
-    Description = $"E01 to E09, or all. The exercises: {listed}",
+    Description = $"An exercise by its id, with or without the E and the leading zero (E04, E4, 4), or all. The exercises: {listed}",
     Arity = ArgumentArity.ZeroOrMore,
     CustomParser = result => [.. result.Tokens.SelectMany<System.CommandLine.Parsing.Token, Exercise>(token =>
     {
@@ -24,7 +25,7 @@ var exercises = new Argument<Exercise[]>("exercises")
             return Exercise.All;
         }
 
-        if (Exercise.All.FirstOrDefault(e => e.Id.Equals(token.Value, StringComparison.OrdinalIgnoreCase)) is { } exercise)
+        if (Exercise.All.FirstOrDefault(e => e.Id.Equals(CanonicalId(token.Value), StringComparison.OrdinalIgnoreCase)) is { } exercise)
         {
             return [exercise];
         }
@@ -97,4 +98,13 @@ async Task<int> RunAsync(Exercise[] chosen, bool quickProfile)
     int done = outcomes.Count(o => o.Result.Done);
     Console.WriteLine($"{done} of {outcomes.Count} exercise(s) done.");
     return done == outcomes.Count ? 0 : 1;
+}
+
+// "E4", "e04", "4" and "04" all name E04, as the runner takes "4" for chapter 04; anything else stays as typed, for the error.
+static string CanonicalId(string typed)
+{
+    string digits = typed.StartsWith('E') || typed.StartsWith('e') ? typed[1..] : typed;
+    return int.TryParse(digits, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int number)
+        ? $"E{number:00}"
+        : typed;
 }

@@ -21,7 +21,7 @@ public static class ExerciseHost
         ArgumentNullException.ThrowIfNull(learner);
         if (args.Length != 2 || args[0] != "check")
         {
-            await Console.Error.WriteLineAsync("usage: check <E01..E09> (the notebooks' ExerciseNN.Run calls run this; run those instead)").ConfigureAwait(false);
+            await Console.Error.WriteLineAsync("usage: check <an exercise id, as Exercise.All lists them> (the notebooks' ExerciseNN.Run calls run this; run those instead)").ConfigureAwait(false);
             return 2;
         }
 

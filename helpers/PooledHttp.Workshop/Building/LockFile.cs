@@ -39,7 +39,7 @@ internal sealed class LockFile : IDisposable
             try
             {
                 var held = new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-                File.WriteAllText(holderPath, string.Create(CultureInfo.InvariantCulture, $"{work} (process {Environment.ProcessId}, since {DateTime.Now:HH:mm:ss})"));
+                File.WriteAllText(holderPath, string.Create(CultureInfo.InvariantCulture, $"{work} in {PooledHttp.Workshop.Notebooks.WorkshopPaths.Root} (process {Environment.ProcessId}, since {DateTime.Now:HH:mm:ss})"));
                 return new LockFile(held, holderPath);
             }
             catch (IOException) when (waited.Elapsed < timeout)

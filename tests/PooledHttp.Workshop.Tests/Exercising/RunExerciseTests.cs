@@ -22,7 +22,8 @@ public class RunExerciseTests
     [Fact]
     public async Task A_stub_is_reported_not_done_with_the_notebooks_message_and_a_failing_exit_code()
     {
-        ChildResult run = await RunAsync(null, "E02", "--quick");
+        // "2", as the runner takes "4" for chapter 04: the same exercise as E02.
+        ChildResult run = await RunAsync(null, "2", "--quick");
 
         Assert.True(run.ExitCode == 1, run.Output + run.Error);
         Assert.Contains("Exercise not done yet: exercises/E02_ReadLoop.cs is still the stub", run.Output, StringComparison.Ordinal);
@@ -37,7 +38,7 @@ public class RunExerciseTests
         var solutions = new Dictionary<string, string> { [RunContext.Variable] = new RunContext { ExercisesProject = Path.Combine(Root, "tests", "ExerciseSolutions", "PooledHttp.Exercises.Solutions.csproj") }.ToJson() };
         // The default profile, as ExerciseRunTests measures the solutions: the quick one's few operations per
         // iteration can carry one-off costs (515 KiB once, in CI) past the 8 KiB goal.
-        ChildResult run = await RunAsync(solutions, "E05");
+        ChildResult run = await RunAsync(solutions, "e5");
 
         Assert.True(run.ExitCode == 0, run.Output + run.Error);
         Assert.Contains("E05 · post 2 MB of JSON with a Content-Length while allocating under 8 KiB: Passed", run.Output, StringComparison.Ordinal);
@@ -55,7 +56,8 @@ public class RunExerciseTests
     {
         ChildResult none = await RunAsync(null);
         Assert.Equal(2, none.ExitCode);
-        Assert.Contains("usage: dotnet run -c Release --project tools/RunExercise -- <E01..E09 | all> [--quick]", none.Error, StringComparison.Ordinal);
+        // The usage names the exercises there are: there is no E08.
+        Assert.Contains("usage: dotnet run -c Release --project tools/RunExercise -- <E01, E02, E03, E04, E05, E06, E07, E09 | all> [--quick]", none.Error, StringComparison.Ordinal);
         Assert.Contains("E04 (exercises/E04_PooledDownload.cs)", none.Error, StringComparison.Ordinal);
 
         ChildResult unknown = await RunAsync(null, "E99");

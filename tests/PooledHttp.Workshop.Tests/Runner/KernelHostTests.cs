@@ -84,7 +84,7 @@ public class KernelHostTests
     [Fact]
     public async Task A_loaded_scripts_references_reach_later_cells_and_its_display_shows_in_the_loading_cell()
     {
-        // ../shared/DESIGN.md, "The real kernel": a #load'ed file's #r reaches later cells. notebooks/kit.csx relies on it
+        // The kernel: a #load'ed file's #r reaches later cells. notebooks/kit.csx relies on it
         // (its #r lines serve every chapter), and on display(...) named in full from a loaded file, where the kernel's
         // `using static Microsoft.DotNet.Interactive.Kernel` need not reach.
         var scratch = new ScratchNotebooks();
