@@ -1,6 +1,7 @@
 // dotnet run --project tools/Preflight -c Release
-// The check each attendee runs the day before a workshop, from the repository root: it builds the runner, runs
-// chapter 00 on the quick profile, fetches .NET 8 and 9 and looks for a browser, one line per step with its time,
+// The check each attendee runs the day before a workshop, from the repository root: it builds the runner and the
+// exercises project, runs chapter 00 on the quick profile, fetches .NET 8 and 9 and looks for a browser, a line when
+// each step starts and one with its time when it ends,
 // and ends with "Ready." (exit code 0) or "Not ready: " and what to fix (exit code 1).
 using Preflight;
 

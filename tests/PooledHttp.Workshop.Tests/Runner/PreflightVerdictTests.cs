@@ -68,4 +68,15 @@ public class PreflightVerdictTests
     {
         Assert.Equal("  FAILED     12.3 s  runtimes: NuGet unreachable", Step("runtimes", StepOutcome.Failed, "NuGet unreachable").Line);
     }
+
+    [Fact]
+    public void A_missing_browser_is_one_short_sentence_not_every_place_looked_in()
+    {
+        string looked = string.Join(", ", Enumerable.Range(1, 66).Select(i => $"'/opt/place{i}/chromium'"));
+        string message = $"No Chrome, Chromium or Edge was found (looked for {looked}). Install Chromium: sudo apt-get install chromium.";
+
+        string shown = Steps.WithoutPlacesLookedIn(message);
+
+        Assert.Equal("No Chrome, Chromium or Edge was found. Install Chromium: sudo apt-get install chromium.", shown);
+    }
 }
