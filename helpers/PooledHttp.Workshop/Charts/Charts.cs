@@ -139,6 +139,24 @@ public static class Charts
     }
 
     /// <summary>
+    /// A chart of your own, made with Plotly.NET's API, given what every chart of the series has: a title, axis titles
+    /// and the legend below the plot (beside it, a long trace name squeezes the plot to a sliver).
+    /// </summary>
+    /// <param name="chart">The chart, as <c>Plotly.NET.CSharp.Chart.Column</c>, <c>Chart.Line</c> and the others make it.</param>
+    /// <param name="title">The chart's title, which is also a rendered picture's alt text.</param>
+    /// <param name="xTitle">What the x axis shows.</param>
+    /// <param name="yTitle">What the y axis shows, with its unit.</param>
+    public static GenericChart Titled(GenericChart chart, string title, string xTitle, string yTitle)
+    {
+        ArgumentNullException.ThrowIfNull(chart);
+        return ChartLayout.Of(chart, title, height: 420)
+            .Axis("xaxis", new AxisSpec(xTitle))
+            .Axis("yaxis", new AxisSpec(yTitle))
+            .LegendBelow()
+            .Chart;
+    }
+
+    /// <summary>
     /// Lines over time, one per series: chapter 09's counters, second by second, as <c>dotnet-counters</c> shows them.
     /// A series with no points yet is drawn as an empty line, so a chart updated in place keeps its legend.
     /// </summary>
