@@ -77,12 +77,19 @@ public sealed record ExerciseResult(Exercise Exercise, ExerciseCheck Check, Meas
         return [.. Exercise.Beside(chapter, yours), .. yours];
     }
 
-    /// <summary>The learner's bar beside the chapter's rows for the same sizes, from <paramref name="chapter"/>, the chapter's own run.</summary>
+    /// <summary>
+    /// The learner's bar beside the chapter's rows for the same sizes, from <paramref name="chapter"/>, the chapter's own
+    /// run; before the learner's code passes, the chapter's rows for every case the exercise is drawn beside.
+    /// </summary>
     public Plotly.NET.GenericChart Chart(MeasurementResult chapter)
     {
         ArgumentNullException.ThrowIfNull(chapter);
         MeasurementResult yours = Measured ?? new MeasurementResult([]);
-        List<MeasuredRow> rows = [.. Exercise.Beside(chapter, yours).Concat(yours)];
+        // Nothing of the learner's yet: the chapter's rows for every case it measured, so the chart shows what the
+        // learner's bar will be drawn beside rather than empty axes.
+        List<MeasuredRow> rows = Measured is null
+            ? [.. Exercise.Beside(chapter, chapter)]
+            : [.. Exercise.Beside(chapter, yours).Concat(yours)];
         string title = Measured is not null ? $"{Exercise.Id}: yours beside the chapter's strategies"
             : rows.Count > 0 ? $"{Exercise.Id}: the chapter's strategies (yours appears here once it passes)"
             : $"{Exercise.Id}: nothing to draw yet (once your code passes, it appears here beside the chapter's strategies for its case)";
