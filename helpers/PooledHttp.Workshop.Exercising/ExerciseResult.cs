@@ -78,22 +78,30 @@ public sealed record ExerciseResult(Exercise Exercise, ExerciseCheck Check, Meas
     }
 
     /// <summary>
-    /// The learner's bar beside the chapter's rows for the same sizes, from <paramref name="chapter"/>, the chapter's own
-    /// run; before the learner's code passes, the chapter's rows for every case the exercise is drawn beside.
+    /// The learner's bar beside the chapter's rows for the same case, from <paramref name="chapter"/>, the chapter's own
+    /// run: a Plotly.NET chart once the learner's code passed its check and was measured; before that, a sentence
+    /// saying where the bar will be drawn (a chart of the chapter's rows alone would mix cases the exercise does not
+    /// measure, and empty axes say nothing).
     /// </summary>
-    public Plotly.NET.GenericChart Chart(MeasurementResult chapter)
+    /// <returns>A <see cref="Plotly.NET.GenericChart"/>, or an <see cref="HtmlFragment"/> before there is anything to draw; a cell shows either with <c>display</c>.</returns>
+    public object Chart(MeasurementResult chapter)
     {
         ArgumentNullException.ThrowIfNull(chapter);
-        MeasurementResult yours = Measured ?? new MeasurementResult([]);
-        // Nothing of the learner's yet: the chapter's rows for every case it measured, so the chart shows what the
-        // learner's bar will be drawn beside rather than empty axes.
-        List<MeasuredRow> rows = Measured is null
-            ? [.. Exercise.Beside(chapter, chapter)]
-            : [.. Exercise.Beside(chapter, yours).Concat(yours)];
-        string title = Measured is not null ? $"{Exercise.Id}: yours beside the chapter's strategies"
-            : rows.Count > 0 ? $"{Exercise.Id}: the chapter's strategies (yours appears here once it passes)"
-            : $"{Exercise.Id}: nothing to draw yet (once your code passes, it appears here beside the chapter's strategies for its case)";
-        return Exercise.Chart(title, rows);
+        if (Measured is null)
+        {
+            return new HtmlFragment($"<p><i>{WebUtility.HtmlEncode(Exercise.Id)}: no chart yet. Once your code passes its check, its bar is drawn here beside the chapter's strategies for the same case.</i></p>");
+        }
+
+        return MeasuredChart(chapter);
+    }
+
+    /// <summary>The learner's bar beside the chapter's rows for the same case; only once something was measured.</summary>
+    /// <exception cref="InvalidOperationException">Nothing was measured.</exception>
+    public Plotly.NET.GenericChart MeasuredChart(MeasurementResult chapter)
+    {
+        ArgumentNullException.ThrowIfNull(chapter);
+        MeasurementResult yours = Measured ?? throw new InvalidOperationException($"Nothing was measured: {Check.Message}");
+        return Exercise.Chart($"{Exercise.Id}: yours beside the chapter's strategies", [.. Exercise.Beside(chapter, yours).Concat(yours)]);
     }
 
     /// <inheritdoc />

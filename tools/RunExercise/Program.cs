@@ -80,7 +80,7 @@ async Task<int> RunAsync(Exercise[] chosen, bool quickProfile)
             Console.WriteLine(new MeasurementResult(result.BesideRows(chapter)));
             string chart = Path.Combine(WorkshopPaths.Root, "artifacts", "exercises", exercise.Id + ".html");
             Directory.CreateDirectory(Path.GetDirectoryName(chart)!);
-            PooledHttp.Workshop.Charts.PlotlyHtml.Save(result.Chart(chapter), chart);
+            PooledHttp.Workshop.Charts.PlotlyHtml.Save(result.MeasuredChart(chapter), chart);
             Console.WriteLine($"Chart: {chart}");
         }
 

@@ -172,7 +172,7 @@ public static class Charts
             ShowMarkers: true,
             Name: s.Key)).ToList();
         return ChartLayout.Of(Combine(lines), title, height: 420)
-            .Axis("xaxis", new AxisSpec("seconds since the process started"))
+            .Axis("xaxis", new AxisSpec("seconds since the watch began"))
             .Axis("yaxis", new AxisSpec(yTitle))
             .LegendBelow()
             .Chart;
