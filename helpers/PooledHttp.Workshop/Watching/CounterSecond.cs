@@ -23,6 +23,4 @@ public sealed record CounterSecond(double Second, double AllocatedBytes, double 
     /// <summary>Returns a body pool's budget refused, so the array was left to the GC (<c>pooledhttp.pool.returns</c>, <c>pooledhttp.pool.kept=false</c>).</summary>
     public long BodyPoolRefusedReturns { get; init; }
 
-    /// <summary>Bytes the body pools kept in free arrays at the interval's end (<c>pooledhttp.pool.retained</c>).</summary>
-    public long BodyPoolRetainedBytes { get; init; }
 }

@@ -9,8 +9,7 @@ namespace PooledHttp.Workshop.Watching;
 /// diagnostics IPC channel every .NET process opens (Microsoft.Diagnostics.NETCore.Client), and reads an
 /// EventPipe session with three providers: the runtime's counters (<c>System.Runtime</c>, one batch per
 /// second), the <c>ArrayPool</c> events of the runtime's shared pools (<c>System.Buffers.ArrayPoolEventSource</c>),
-/// and the library's own meter (<c>PooledHttp</c>: the body pools' rents, hits and misses, refused returns and the
-/// bytes they keep), which <c>System.Diagnostics.Metrics</c> publishes to a session that names it. Nothing is
+/// and the library's own meter (<c>PooledHttp</c>: the body pools' rents, hits and misses, and refused returns), which <c>System.Diagnostics.Metrics</c> publishes to a session that names it. Nothing is
 /// added to the watched process: it is the same channel a production server offers.
 /// </summary>
 /// <remarks>
@@ -123,7 +122,6 @@ public static class ProcessWatch
         private readonly Dictionary<string, double> _batch = new(StringComparer.Ordinal);
         private int _rents, _allocations;
         private long _bodyHits, _bodyMisses, _bodyRefused;
-        private readonly Dictionary<string, double> _bodyRetained = new(StringComparer.Ordinal); // per pool: a gauge's last value
         private double _batchSecond = -1;
 
         public IReadOnlyList<CounterSecond> All
@@ -192,7 +190,6 @@ public static class ProcessWatch
                 BodyPoolHits = _bodyHits,
                 BodyPoolMisses = _bodyMisses,
                 BodyPoolRefusedReturns = _bodyRefused,
-                BodyPoolRetainedBytes = (long)_bodyRetained.Values.Sum(),
             });
             _batch.Clear();
             _rents = 0;
@@ -203,8 +200,7 @@ public static class ProcessWatch
 
         /// <summary>
         /// One value of the library's meter, as <c>MetricsEventSource</c> publishes it each interval: a counter's
-        /// increase (<c>CounterRateValuePublished</c>, "rate") or a gauge's value (<c>GaugeValuePublished</c>,
-        /// "lastValue"), per set of tags, written "name=value,name=value".
+        /// increase (<c>CounterRateValuePublished</c>, "rate") per set of tags, written "name=value,name=value".
         /// </summary>
         private void AddMeasurement(TraceEvent e)
         {
@@ -227,10 +223,6 @@ public static class ProcessWatch
                 {
                     _bodyRefused += (long)increase;
                 }
-            }
-            else if (e.EventName == "GaugeValuePublished" && instrument == "pooledhttp.pool.retained" && Number(e.PayloadByName("lastValue")) is double retained)
-            {
-                _bodyRetained[tags] = retained;
             }
         }
 
