@@ -11,7 +11,8 @@ namespace PooledHttp.Workshop.Load;
 /// <param name="Gen2">Gen2 (full) collections during them.</param>
 /// <param name="GcPauseMs">Total time the GC paused the process during them.</param>
 /// <param name="ElapsedMs">Wall-clock time of the measured downloads.</param>
-/// <param name="PeakWorkingSetBytes">The process's peak working set, warm-up included.</param>
+/// <param name="PeakWorkingSetBytes">The process's peak working set: over the measured downloads alone when
+/// <see cref="PeakWorkingSetMeasuredOnly"/>, warm-up included otherwise.</param>
 public sealed record LoadResult(
     string Strategy,
     int Concurrency,
@@ -37,11 +38,31 @@ public sealed record LoadResult(
     /// </summary>
     public int PeakOverlap { get; init; }
 
+    /// <summary>Whether <see cref="PeakWorkingSetBytes"/> covers the measured downloads alone: the kernel's peak was reset after
+    /// the warm-up (Linux; elsewhere the peak includes the warm-up).</summary>
+    public bool PeakWorkingSetMeasuredOnly { get; init; }
+
     /// <summary>The managed heap after the run and a full collection: what the process keeps, its pool's free arrays included.</summary>
     public long HeapAfterBytes { get; init; }
 
     /// <summary>What the strategy's pool held in free arrays at the end, when it is a <see cref="Buffers.BoundedArrayPool"/>.</summary>
     public long? PoolRetainedBytes { get; init; }
+
+    /// <summary>Rents from a <see cref="Buffers.BoundedArrayPool"/> that found no free array, during the measured downloads.</summary>
+    public long PoolMisses { get; init; }
+
+    /// <summary>Returns to a <see cref="Buffers.BoundedArrayPool"/> that its budget refused, during the measured downloads.</summary>
+    public long PoolRefusedReturns { get; init; }
+
+    /// <summary>Full collections in the whole process, warm-up included.</summary>
+    public int FullCollections { get; init; }
+
+    /// <summary>The large-object heap's size when the process's last full collection (warm-up included) began, or
+    /// <see langword="null"/> when there was none: what piles up between two of them.</summary>
+    public long? LastFullGcLargeObjectsBeforeBytes { get; init; }
+
+    /// <summary>The large-object heap's size after that collection: what survived it.</summary>
+    public long? LastFullGcLargeObjectsAfterBytes { get; init; }
 
     /// <summary>Bytes allocated per download.</summary>
     public double AllocatedPerDownload => (double)AllocatedBytes / Downloads;

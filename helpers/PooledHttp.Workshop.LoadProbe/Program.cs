@@ -1,4 +1,4 @@
-// Usage: LoadProbe <strategy> <url> <body size> <in flight> <downloads>
+// Usage: LoadProbe <strategy> <url> <body size> <in flight> <downloads> [<warm-up downloads>]
 // Downloads <url> <downloads> times with <in flight> downloads at once, after a warm-up, checks every body
 // byte for byte, and prints one JSON line (LoadResult) describing what that cost this process.
 using System.CommandLine;
@@ -23,6 +23,11 @@ internal static class Program
             Description = description,
             CustomParser = result =>
             {
+                if (result.Tokens.Count == 0)
+                {
+                    return -1; // an optional count not given
+                }
+
                 if (int.TryParse(result.Tokens[0].Value, NumberStyles.None, CultureInfo.InvariantCulture, out int value) && value >= least)
                 {
                     return value;
@@ -51,10 +56,13 @@ internal static class Program
         Argument<int> bodySizeArgument = Count("body size", "Bytes in each body.", 0);
         Argument<int> inFlightArgument = Count("in flight", "Downloads at once.", 1);
         Argument<int> downloadsArgument = Count("downloads", "Downloads measured, at least as many as in flight.", 1);
-        string usage = $"usage: LoadProbe {string.Join('|', LoadStrategies.Names)} <url> <body size> <in flight> <downloads>   (downloads >= in flight >= 1)";
+        Argument<int> warmUpArgument = Count("warm-up downloads", "Downloads before the measured ones; eight rounds of the load (at least 64) when not given.", 0);
+        warmUpArgument.Arity = ArgumentArity.ZeroOrOne;
+        warmUpArgument.DefaultValueFactory = _ => -1;
+        string usage = $"usage: LoadProbe {string.Join('|', LoadStrategies.Names)} <url> <body size> <in flight> <downloads> [<warm-up downloads>]   (downloads >= in flight >= 1)";
         var command = new RootCommand("Downloads <url> <downloads> times, <in flight> at once, after a warm-up, checks every body byte for byte, and prints one JSON line (LoadResult) of what that cost this process.")
         {
-            strategyArgument, urlArgument, bodySizeArgument, inFlightArgument, downloadsArgument,
+            strategyArgument, urlArgument, bodySizeArgument, inFlightArgument, downloadsArgument, warmUpArgument,
         };
         command.Validators.Add(result =>
         {
@@ -64,10 +72,10 @@ internal static class Program
                 result.AddError("<downloads> must be at least <in flight>.");
             }
         });
-        command.SetAction((parsed, _) => MeasureAsync(parsed.GetValue(strategyArgument)!, parsed.GetValue(urlArgument)!, parsed.GetValue(bodySizeArgument), parsed.GetValue(inFlightArgument), parsed.GetValue(downloadsArgument)));
+        command.SetAction((parsed, _) => MeasureAsync(parsed.GetValue(strategyArgument)!, parsed.GetValue(urlArgument)!, parsed.GetValue(bodySizeArgument), parsed.GetValue(inFlightArgument), parsed.GetValue(downloadsArgument), parsed.GetValue(warmUpArgument)));
         return await ToolCommandLine.InvokeAsync(command, args, usage: usage).ConfigureAwait(false);
 
-        async Task<int> MeasureAsync(string strategy, Uri url, int bodySize, int concurrency, int downloads)
+        async Task<int> MeasureAsync(string strategy, Uri url, int bodySize, int concurrency, int downloads, int warmUp)
         {
             // As many connections as downloads in flight (the handler's default is unlimited): each body has its own.
             using var client = new HttpClient();
@@ -92,7 +100,9 @@ internal static class Program
             // count of arrays of a size rises each time more downloads than ever before hold that size at once, which
             // keeps happening for several hundred downloads at 64 in flight; eight rounds of the load get them all
             // (every strategy alike) to the steady state the measurement is about.
-            await RunAsync(Math.Max(8 * concurrency, 64)).ConfigureAwait(false);
+            await RunAsync(warmUp >= 0 ? warmUp : Math.Max(8 * concurrency, 64)).ConfigureAwait(false);
+            bool peakReset = PeakWorkingSet.TryReset();
+            using var poolEvents = new PoolEvents();
 
             int gen0 = GC.CollectionCount(0), gen1 = GC.CollectionCount(1), gen2 = GC.CollectionCount(2);
             TimeSpan pausedBefore = GC.GetTotalPauseDuration();
@@ -100,6 +110,12 @@ internal static class Program
             var clock = Stopwatch.StartNew();
             long received = await RunAsync(downloads).ConfigureAwait(false);
             clock.Stop();
+            (long misses, long refused) = (poolEvents.Misses, poolEvents.Refused);
+
+            // The last full collection, background or blocking: how much of the large-object heap it found dead.
+            GCMemoryInfo background = GC.GetGCMemoryInfo(GCKind.Background), blocking = GC.GetGCMemoryInfo(GCKind.FullBlocking);
+            GCMemoryInfo lastFull = background.Index > blocking.Index ? background : blocking;
+            const int LargeObjectHeap = 3;
             long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
             int gen0After = GC.CollectionCount(0), gen1After = GC.CollectionCount(1), gen2After = GC.CollectionCount(2);
             TimeSpan paused = GC.GetTotalPauseDuration() - pausedBefore;
@@ -117,6 +133,12 @@ internal static class Program
                 ElapsedMs: clock.Elapsed.TotalMilliseconds,
                 PeakWorkingSetBytes: Process.GetCurrentProcess().PeakWorkingSet64)
             {
+                PeakWorkingSetMeasuredOnly = peakReset,
+                PoolMisses = misses,
+                FullCollections = gen2After,
+                LastFullGcLargeObjectsBeforeBytes = lastFull.Index == 0 ? null : lastFull.GenerationInfo[LargeObjectHeap].SizeBeforeBytes,
+                LastFullGcLargeObjectsAfterBytes = lastFull.Index == 0 ? null : lastFull.GenerationInfo[LargeObjectHeap].SizeAfterBytes,
+                PoolRefusedReturns = refused,
                 // What the process keeps once the load is over: its pool's free arrays and little else.
                 HeapAfterBytes = GC.GetTotalMemory(forceFullCollection: true),
                 PoolRetainedBytes = (pool as BoundedArrayPool)?.RetainedBytes,

@@ -45,12 +45,13 @@ public sealed class LoadProbe
     /// <param name="downloads">Downloads measured after the warm-up.</param>
     /// <param name="pace">How the server spreads each body over time; one write when <see langword="null"/>,
     /// which on loopback means downloads started together finish one after another.</param>
+    /// <param name="warmUp">Downloads before the measured ones; eight rounds of the load (at least 64) when <see langword="null"/>.</param>
     /// <exception cref="InvalidOperationException">The probe failed; the message holds its error output.</exception>
-    public Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace = null)
-        => RunAsync(strategy, server, size, contentLength, concurrency, downloads, pace, started: null);
+    public Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace = null, int? warmUp = null)
+        => RunAsync(strategy, server, size, contentLength, concurrency, downloads, pace, warmUp, started: null);
 
     /// <summary>
-    /// <see cref="RunAsync(string, LocalServer, int, bool, int, int, Pace?)"/>, watched from outside while it runs, as
+    /// <see cref="RunAsync(string, LocalServer, int, bool, int, int, Pace?, int?)"/>, watched from outside while it runs, as
     /// <c>dotnet-counters</c> watches a server: the runtime's counters and the ArrayPool events, one interval a
     /// second, handed to <paramref name="onInterval"/> as they come (<see cref="ProcessWatch"/>).
     /// </summary>
@@ -62,7 +63,7 @@ public sealed class LoadProbe
         LoadResult result;
         try
         {
-            result = await RunAsync(strategy, server, size, contentLength, concurrency, downloads, pace, started: pid => watch = ProcessWatch.WatchAsync(pid, onInterval, stop.Token)).ConfigureAwait(false);
+            result = await RunAsync(strategy, server, size, contentLength, concurrency, downloads, pace, warmUp: null, started: pid => watch = ProcessWatch.WatchAsync(pid, onInterval, stop.Token)).ConfigureAwait(false);
         }
         finally
         {
@@ -77,11 +78,13 @@ public sealed class LoadProbe
     /// <summary>How long the watch may outlive the probe: the session's last batch is on its way when the process exits.</summary>
     private static readonly TimeSpan WatchGrace = TimeSpan.FromSeconds(5);
 
-    private async Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace, Action<int>? started)
+    private async Task<LoadResult> RunAsync(string strategy, LocalServer server, int size, bool contentLength, int concurrency, int downloads, Pace? pace, int? warmUp, Action<int>? started)
     {
         ArgumentNullException.ThrowIfNull(server);
         Uri url = pace is { } paced ? server.PacedBytesUrl(size, contentLength, paced) : server.BytesUrl(size, contentLength);
-        string[] arguments = [_dll, strategy, url.ToString(), Invariant(size), Invariant(concurrency), Invariant(downloads)];
+        string[] arguments = warmUp is { } rounds
+            ? [_dll, strategy, url.ToString(), Invariant(size), Invariant(concurrency), Invariant(downloads), Invariant(rounds)]
+            : [_dll, strategy, url.ToString(), Invariant(size), Invariant(concurrency), Invariant(downloads)];
         server.BodiesInFlight.ResetPeak();
         (int exit, string stdout, string stderr, _) = await ChildProcess.RunAsync("dotnet", arguments, ProbeTimeout, started: started).ConfigureAwait(false);
         int overlap = server.BodiesInFlight.ResetPeak();

@@ -166,6 +166,13 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
                 PoolMetrics.Rented(this, hit: true);
                 return array;
             }
+
+            // Past the budget: an array this pool let go of and the GC has not collected yet serves as well as a new one.
+            if (_buckets[index].Dropped?.TryTake(out array) == true)
+            {
+                PoolMetrics.Rented(this, hit: true);
+                return array;
+            }
         }
 
         PoolMetrics.Rented(this, hit: false);
@@ -216,7 +223,8 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         bool kept;
         lock (_gate)
         {
-            if (_free.Contains(array))
+            int index = BucketIndex(array.Length);
+            if (_free.Contains(array) || _buckets[index].Dropped?.Contains(array) == true)
             {
                 throw new InvalidOperationException($"An array of {array.Length:N0} bytes was returned to the pool '{Name}' twice: the second return would hand it to two renters at once.");
             }
@@ -225,7 +233,6 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             // must never push out the smaller arrays of steady traffic (which would allocate again, and whose
             // returns would push it out in turn), while a pool whose bodies got smaller still adapts. Otherwise the
             // return is refused.
-            int index = BucketIndex(array.Length);
             kept = _retainedBytes + array.Length <= MaxRetainedBytes || MakeRoom(index, array.Length);
             if (kept)
             {
@@ -233,6 +240,10 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
                 _free.Add(array);
                 _retainedBytes += array.Length;
                 _retainedArrays++;
+            }
+            else
+            {
+                _buckets[index].Drop(array);
             }
         }
 
@@ -317,6 +328,7 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             }
 
             byte[] dropped = oldest!.RemoveOldest();
+            oldest.Drop(dropped);
             _free.Remove(dropped);
             _retainedBytes -= dropped.Length;
             _retainedArrays--;
@@ -344,6 +356,11 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
 
         /// <summary>The bytes of the free arrays in this bucket.</summary>
         public long Bytes { get; private set; }
+
+        /// <summary>Arrays of this size the pool let go of, for as long as the GC leaves them; made at the first.</summary>
+        public DroppedArrays? Dropped { get; private set; }
+
+        public void Drop(byte[] array) => (Dropped ??= new DroppedArrays()).Add(array);
 
         public void Add(byte[] array, long returnedAt)
         {
