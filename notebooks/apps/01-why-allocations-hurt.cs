@@ -88,12 +88,11 @@ GC.KeepAlive(above);
 // same size, counting the collections of each generation.
 
 Cell(10);
+const int Burst = 1000;
+const int OneMiB = 1024 * 1024;
 static (int Gen0, int Gen1, int Gen2) Collections() => (GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2));
 static string Delta((int, int, int) before, (int, int, int) after)
     => $"Gen0 +{after.Item1 - before.Item1}, Gen1 +{after.Item2 - before.Item2}, Gen2 +{after.Item3 - before.Item3}";
-
-const int Burst = 1000;
-const int OneMiB = 1024 * 1024;
 
 var before = Collections();
 for (int i = 0; i < Burst; i++)

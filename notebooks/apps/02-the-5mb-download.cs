@@ -54,9 +54,9 @@ Start("02-the-5mb-download", args);
 // with `length=true`. Look at the headers of both:
 
 Cell(6);
+const int OneMiB = 1024 * 1024;
 var server = LocalServer.Start();
 var http = new HttpClient();
-const int OneMiB = 1024 * 1024;
 
 foreach (bool contentLength in new[] { false, true })
 {

@@ -48,8 +48,8 @@ Start("04-pooled-buffers", args);
 // Cell 4, the notebook's setup (#load "kit.csx" references the kit): the #:project line at the top does it here.
 
 Cell(5);
-var server = LocalServer.Start();
 const int OneMiB = 1024 * 1024;
+var server = LocalServer.Start();
 Console.WriteLine($"Serving on {server.BaseAddress}");
 
 // ## 2 · Predict first
@@ -270,6 +270,8 @@ foreach (Uri url in new[] { server.BytesUrl(OneMiB), server.BytesUrl(OneMiB, con
 // (`ArrayPoolWriteStream`).
 
 Cell(19);
+const int ChunkedReadBufferSize = PooledDownload.ChunkedReadBufferSize;         // S0's 4 KiB
+const int UnknownLengthInitialCapacity = PooledDownload.UnknownLengthInitialCapacity; // 256 B
 // Measured as PooledDownload.ReadInChunksAsync
 static async Task<long> ReadInChunksAsync(HttpClient client, Uri url)
 {
@@ -316,9 +318,6 @@ static async Task<int> CopyToPooledStreamAsync(HttpClient client, Uri url)
     await response.Content.CopyToAsync(body);
     return body.GetBuffer().Count;
 }
-
-const int ChunkedReadBufferSize = PooledDownload.ChunkedReadBufferSize;         // S0's 4 KiB
-const int UnknownLengthInitialCapacity = PooledDownload.UnknownLengthInitialCapacity; // 256 B
 Console.WriteLine(await TryOnce.DownloadAsync(ReadInChunksAsync, server.BytesUrl(OneMiB)));
 Console.WriteLine(await TryOnce.DownloadAsync(ReadInChunksArrayOverloadAsync, server.BytesUrl(OneMiB)));
 Console.WriteLine(await TryOnce.DownloadAsync(CopyToPooledStreamAsync, server.BytesUrl(OneMiB)));

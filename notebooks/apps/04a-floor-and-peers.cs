@@ -50,8 +50,8 @@ Start("04a-floor-and-peers", args);
 // Cell 4, the notebook's setup (#load "kit.csx" references the kit): the #:project line at the top does it here.
 
 Cell(5);
-var server = LocalServer.Start();
 const int OneMiB = 1024 * 1024;
+var server = LocalServer.Start();
 Console.WriteLine($"Serving on {server.BaseAddress}");
 
 // ## 2 · The floor and the three peers
@@ -234,25 +234,27 @@ foreach (string other in others)
 // own (chapter 07's load probe, one download in flight), and compares the two.
 
 Cell(16);
-MeasurementResult sweep = Measure.Run("04a-floor-and-peers", server.Context, typeof(PooledSweep), new Dictionary<string, object[]> { ["Size"] = [4 * OneMiB] });
-LoadProbe probe = await LoadProbe.BuildAsync();
-int size = 4 * OneMiB;
-int downloads = MeasurementProfile.Current == "quick" ? 50 : 100; // the quick profile counts half as many
-MeasuredRow row = sweep.Get("Client_Send_GetByteArrayAsync", size);
-LoadResult many = await probe.RunAsync(LoadStrategies.Naive, server, size, contentLength: false, concurrency: 1, downloads);
-double counted = 1000.0 * many.Gen2 / many.Downloads;
+{ // a block of its own, as the cell is a scope of its own in the notebook: a name it declares is declared by another cell too
+    MeasurementResult sweep = Measure.Run("04a-floor-and-peers", server.Context, typeof(PooledSweep), new Dictionary<string, object[]> { ["Size"] = [4 * OneMiB] });
+    LoadProbe probe = await LoadProbe.BuildAsync();
+    int size = 4 * OneMiB;
+    int downloads = MeasurementProfile.Current == "quick" ? 50 : 100; // the quick profile counts half as many
+    MeasuredRow row = sweep.Get("Client_Send_GetByteArrayAsync", size);
+    LoadResult many = await probe.RunAsync(LoadStrategies.Naive, server, size, contentLength: false, concurrency: 1, downloads);
+    double counted = 1000.0 * many.Gen2 / many.Downloads;
 
-Console.WriteLine($"The naive read of {ByteUnits.Format(size)}, chunked, allocated {ByteUnits.Format(row.AllocatedBytes)} per download.");
-Console.WriteLine(row.Gen2 == 0
-    ? "BenchmarkDotNet's Gen2 column: 0. No full collection fell inside the one iteration it counts."
-    : $"BenchmarkDotNet's Gen2 column: {row.Gen2:0.##} per 1,000, one full collection per {1000 / row.Gen2:0.#} downloads of the one iteration it counts.");
-Console.WriteLine($"The load probe, {many.Downloads} downloads in a row: {many.Gen2} Gen2, {counted:0.#} per 1,000"
-    + (many.Gen2 == 0 ? "." : $", one per {(double)many.Downloads / many.Gen2:0.#} downloads, {ByteUnits.Format(many.AllocatedBytes / many.Gen2)} allocated between two."));
-Console.WriteLine(many.Gen2 == 0
-    ? "The long count saw no full collection either: nothing to compare."
-    : row.Gen2 == 0
-        ? "BenchmarkDotNet's column says none where the long count found some."
-        : $"BenchmarkDotNet's column reads {row.Gen2 / counted:0.##} times the long count's rate.");
+    Console.WriteLine($"The naive read of {ByteUnits.Format(size)}, chunked, allocated {ByteUnits.Format(row.AllocatedBytes)} per download.");
+    Console.WriteLine(row.Gen2 == 0
+        ? "BenchmarkDotNet's Gen2 column: 0. No full collection fell inside the one iteration it counts."
+        : $"BenchmarkDotNet's Gen2 column: {row.Gen2:0.##} per 1,000, one full collection per {1000 / row.Gen2:0.#} downloads of the one iteration it counts.");
+    Console.WriteLine($"The load probe, {many.Downloads} downloads in a row: {many.Gen2} Gen2, {counted:0.#} per 1,000"
+        + (many.Gen2 == 0 ? "." : $", one per {(double)many.Downloads / many.Gen2:0.#} downloads, {ByteUnits.Format(many.AllocatedBytes / many.Gen2)} allocated between two."));
+    Console.WriteLine(many.Gen2 == 0
+        ? "The long count saw no full collection either: nothing to compare."
+        : row.Gen2 == 0
+            ? "BenchmarkDotNet's column says none where the long count found some."
+            : $"BenchmarkDotNet's column reads {row.Gen2 / counted:0.##} times the long count's rate.");
+}
 
 // BenchmarkDotNet counts collections in one extra iteration after the measured ones, with as many
 // operations as each of them, and by default forces a full collection after every iteration before it

@@ -48,8 +48,8 @@ Start("07-under-load", args);
 // Cell 4, the notebook's setup (#load "kit.csx" references the kit): the #:project line at the top does it here.
 
 Cell(5);
-var server = LocalServer.Start();
 const int OneMiB = 1024 * 1024;
+var server = LocalServer.Start();
 int[] inFlight = { 1, 8, 64 };
 bool quick = MeasurementProfile.Current == "quick"; // fewer downloads per run
 Console.WriteLine($"Serving on {server.BaseAddress}");

@@ -75,6 +75,7 @@ long gzipGuess = 0;        // bytes per 16 MiB gzip download, pooled
 // here, in memory, with `CertificateRequest`; no certificate store has it, so a default client refuses it:
 
 Cell(8);
+const int OneMiB = 1024 * 1024;
 // Measured as LoopbackCertificate.Create
 static X509Certificate2 Create()
 {
@@ -89,8 +90,6 @@ static X509Certificate2 Create()
     using X509Certificate2 made = request.CreateSelfSigned(now.AddMinutes(-5), now.AddDays(1));
     return X509CertificateLoader.LoadPkcs12(made.Export(X509ContentType.Pkcs12), password: null);
 }
-
-const int OneMiB = 1024 * 1024;
 var server = LocalServer.Start();
 X509Certificate2 certificate = Create();
 WireServer wire = await WireServer.StartAsync(certificate);
@@ -263,20 +262,22 @@ Console.WriteLine($"You guessed {ByteUnits.Format(typedClientGuess)} for what th
 // What does getting the books over HTTP cost beyond deserializing them from memory?
 
 Cell(21);
-MeasurementResult json = results.Of(nameof(ServiceJson));
-display(json);
-string[] ways = { "FromMemory", "FromLease", "GetFromJsonAsync", "ReadFromJsonAsync" };
-string[] sizes = { "Books=250", "Books=2500" };
-display(Charts.Grouped("09 · KiB allocated to get the books", "catalogue", "KiB per call", sizes,
-    ways.ToDictionary(w => w, w => sizes.Select(s => json.Get(w, variant: s).AllocatedBytes / 1024.0).ToArray())));
-foreach (string size in sizes)
-{
-    long objects = json.Get("FromMemory", variant: size).AllocatedBytes;
-    Console.WriteLine($"{size}: deserializing from memory {ByteUnits.Format(objects)}; beyond that, from the lease {ByteUnits.Format(json.Get("FromLease", variant: size).AllocatedBytes - objects)}, "
-        + $"GetFromJsonAsync {ByteUnits.Format(json.Get("GetFromJsonAsync", variant: size).AllocatedBytes - objects)}, ReadFromJsonAsync {ByteUnits.Format(json.Get("ReadFromJsonAsync", variant: size).AllocatedBytes - objects)}.");
+{ // a block of its own, as the cell is a scope of its own in the notebook: a name it declares is declared by another cell too
+    MeasurementResult json = results.Of(nameof(ServiceJson));
+    display(json);
+    string[] ways = { "FromMemory", "FromLease", "GetFromJsonAsync", "ReadFromJsonAsync" };
+    string[] sizes = { "Books=250", "Books=2500" };
+    display(Charts.Grouped("09 · KiB allocated to get the books", "catalogue", "KiB per call", sizes,
+        ways.ToDictionary(w => w, w => sizes.Select(s => json.Get(w, variant: s).AllocatedBytes / 1024.0).ToArray())));
+    foreach (string size in sizes)
+    {
+        long objects = json.Get("FromMemory", variant: size).AllocatedBytes;
+        Console.WriteLine($"{size}: deserializing from memory {ByteUnits.Format(objects)}; beyond that, from the lease {ByteUnits.Format(json.Get("FromLease", variant: size).AllocatedBytes - objects)}, "
+            + $"GetFromJsonAsync {ByteUnits.Format(json.Get("GetFromJsonAsync", variant: size).AllocatedBytes - objects)}, ReadFromJsonAsync {ByteUnits.Format(json.Get("ReadFromJsonAsync", variant: size).AllocatedBytes - objects)}.");
+    }
+    long leaseExtra = json.Get("FromLease", variant: "Books=2500").AllocatedBytes - json.Get("FromMemory", variant: "Books=2500").AllocatedBytes;
+    Console.WriteLine($"You guessed {ByteUnits.Format(leaseExtraGuess)} for what the lease read of 2,500 books allocates beyond deserializing from memory; it allocated {ByteUnits.Format(leaseExtra)}.");
 }
-long leaseExtra = json.Get("FromLease", variant: "Books=2500").AllocatedBytes - json.Get("FromMemory", variant: "Books=2500").AllocatedBytes;
-Console.WriteLine($"You guessed {ByteUnits.Format(leaseExtraGuess)} for what the lease read of 2,500 books allocates beyond deserializing from memory; it allocated {ByteUnits.Format(leaseExtra)}.");
 
 // Beyond deserializing from memory, the lease and `GetFromJsonAsync` add a few KiB; `ReadFromJsonAsync` adds about the JSON's size. The books are
 // most of every bar: pooling the bytes cannot make them cheaper. A service that needs them one at a time

@@ -51,9 +51,7 @@ public static partial class ChapterApps
         List<JsonObject> cells = [.. ((JsonArray)notebook["cells"]!).OfType<JsonObject>()];
 
         var usings = new List<string>();
-        var body = new StringBuilder();
-        var types = new StringBuilder();
-        var declared = new Dictionary<string, int>(StringComparer.Ordinal);
+        var parts = new List<(int Number, string? Markdown, Cell? Code, bool Setup, string Source)>();
         bool kit = false;
         for (int i = 0; i < cells.Count; i++)
         {
@@ -62,7 +60,7 @@ public static partial class ChapterApps
             string where = $"notebooks/{name}.ipynb, cell {number}";
             if ((string?)cells[i]["cell_type"] == "markdown")
             {
-                body.Append(Comment(source)).Append('\n');
+                parts.Add((number, source, null, false, source));
                 continue;
             }
 
@@ -79,27 +77,27 @@ public static partial class ChapterApps
 
             (string code, bool setup) = Directives(source, where, ref kit);
             Cell cell = Translate(code, where);
-            foreach (string u in cell.Usings.Where(u => !usings.Contains(u)))
+            usings.AddRange(cell.Usings.Where(u => !usings.Contains(u)));
+            if (cell.Declares.Concat(cell.Nested).FirstOrDefault(Reserved.Contains) is { } reserved)
             {
-                usings.Add(u);
+                throw Refuse(where, $"it declares '{reserved}', a name the app itself uses (ChapterApp's, or the program's args): rename it in the notebook");
             }
 
-            foreach (string local in cell.Declares)
+            parts.Add((number, null, cell, setup, source));
+        }
+
+        HashSet<int> blocks = Blocks([.. parts.Where(p => p.Code is not null).Select(p => (p.Number, p.Code!))], name);
+        var body = new StringBuilder();
+        var types = new StringBuilder();
+        foreach ((int number, string? markdown, Cell? cell, bool setup, string source) in parts)
+        {
+            if (markdown is not null)
             {
-                if (Reserved.Contains(local))
-                {
-                    throw Refuse(where, $"it declares '{local}', a name the app itself uses (ChapterApp's, or the program's args): rename it in the notebook");
-                }
-
-                if (declared.TryGetValue(local, out int earlier))
-                {
-                    throw Refuse(where, $"it declares '{local}' again (cell {earlier} declared it first): a notebook may, one top-level program may not. Rename one of them in the notebook");
-                }
-
-                declared[local] = number;
+                body.Append(Comment(markdown)).Append('\n');
+                continue;
             }
 
-            foreach (string type in cell.Types)
+            foreach (string type in cell!.Types)
             {
                 types.Append(CultureInfo.InvariantCulture, $"// Declared in cell {number}; a program's types follow its statements.\n").Append(type).Append("\n\n");
             }
@@ -111,7 +109,17 @@ public static partial class ChapterApps
                 continue;
             }
 
-            body.Append(CultureInfo.InvariantCulture, $"Cell({number});\n").Append(cell.Statements).Append('\n');
+            body.Append(CultureInfo.InvariantCulture, $"Cell({number});\n");
+            if (blocks.Contains(number))
+            {
+                // A scope of its own, as the cell has in the notebook: its names clash with another cell's (Blocks says how).
+                body.Append("{ // a block of its own, as the cell is a scope of its own in the notebook: a name it declares is declared by another cell too\n").Append(string.Concat(cell.Statements.Split('\n').Select(l => l.Length == 0 ? "\n" : "    " + l + "\n"))).Append("}\n");
+            }
+            else
+            {
+                body.Append(cell.Statements).Append('\n');
+            }
+
             if (Nullable().IsMatch(cell.Statements))
             {
                 body.Append("#nullable restore // the kernel's #nullable reaches the end of its cell only\n");
@@ -223,6 +231,7 @@ public static partial class ChapterApps
 
         var types = new List<string>();
         var declares = new List<string>();
+        var constants = new List<string>();
         foreach (MemberDeclarationSyntax member in root.Members)
         {
             switch (member)
@@ -231,8 +240,14 @@ public static partial class ChapterApps
                     types.Add(member.ToFullString().Trim('\n', '\r'));
                     moved.Add(member.FullSpan);
                     break;
+                case FieldDeclarationSyntax { Modifiers.Count: 0 } variable: // a script's variable: a program's local
+                    declares.AddRange(variable.Declaration.Variables.Select(v => v.Identifier.Text));
+                    break;
                 case FieldDeclarationSyntax field when field.Modifiers.All(m => m.IsKind(SyntaxKind.ConstKeyword)):
+                    // A script's constant is a member, seen by the whole cell; a program's local constant only below it.
                     declares.AddRange(field.Declaration.Variables.Select(v => v.Identifier.Text));
+                    constants.Add(field.ToFullString().Trim('\n', '\r'));
+                    moved.Add(field.FullSpan);
                     break;
                 case FieldDeclarationSyntax field:
                     throw Refuse(where, $"'{field.Modifiers}' on a variable ({field.Declaration.Variables[0].Identifier.Text}) makes it a field of the kernel's script, which a program's local cannot be: drop the modifier in the notebook");
@@ -268,13 +283,70 @@ public static partial class ChapterApps
         }
 
         statements.Append(code, at, code.Length - at);
-        string kept = string.Join('\n', statements.ToString().Split('\n').SkipWhile(string.IsNullOrWhiteSpace).Reverse().SkipWhile(string.IsNullOrWhiteSpace).Reverse());
+        string kept = string.Join('\n', constants.Append(statements.ToString()).SelectMany(part => part.Split('\n')).SkipWhile(string.IsNullOrWhiteSpace).Reverse().SkipWhile(string.IsNullOrWhiteSpace).Reverse());
         if (root.ContainsDirectives && Nullable().IsMatch(string.Concat(types)))
         {
             throw Refuse(where, "a #nullable directive inside a type the app moves after its statements would change what it covers");
         }
 
-        return new Cell(usings, types, declares, kept, root.Members.Any(m => m is GlobalStatementSyntax or FieldDeclarationSyntax or MethodDeclarationSyntax));
+        IEnumerable<SyntaxNode> outsideFunctions = root.Members.OfType<GlobalStatementSyntax>()
+            .SelectMany(g => g.DescendantNodes(n => n is not (AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax)));
+        HashSet<string> nested = [.. outsideFunctions.SelectMany(DeclaredBy)];
+        HashSet<string> uses = [.. root.DescendantNodes().OfType<IdentifierNameSyntax>().Select(n => n.Identifier.Text)];
+        return new Cell(usings, types, declares, kept, root.Members.Any(m => m is GlobalStatementSyntax or FieldDeclarationSyntax or MethodDeclarationSyntax), nested, uses);
+    }
+
+    /// <summary>The names a node declares in the scope it is in: a local, a loop's variable, a pattern's or out variable, a caught exception.</summary>
+    private static IEnumerable<string> DeclaredBy(SyntaxNode node) => node switch
+    {
+        VariableDeclaratorSyntax v => [v.Identifier.Text],
+        SingleVariableDesignationSyntax d => [d.Identifier.Text],
+        ForEachStatementSyntax f => [f.Identifier.Text],
+        CatchDeclarationSyntax { Identifier.Text.Length: > 0 } c => [c.Identifier.Text],
+        _ => [],
+    };
+
+    /// <summary>
+    /// Which cells' statements go in a block of their own. A notebook's cells are scopes of their own; a program's
+    /// top-level statements are one scope, in which a name declared at the top level of one cell clashes with the same
+    /// name declared anywhere in another (CS0128, CS0136). The clash goes when one of the two cells is a block, which it
+    /// can be only when no later cell uses what its top level declares; when neither can, the notebook must rename.
+    /// </summary>
+    private static HashSet<int> Blocks(List<(int Number, Cell Cell)> cells, string name)
+    {
+        var blocks = new HashSet<int>();
+        bool Wrappable(int index) => cells.Skip(index + 1).All(later => !cells[index].Cell.Declares.Any(later.Cell.Uses.Contains));
+        for (int a = 0; a < cells.Count; a++)
+        {
+            for (int b = 0; b < cells.Count; b++)
+            {
+                if (a == b || blocks.Contains(cells[a].Number) || blocks.Contains(cells[b].Number))
+                {
+                    continue;
+                }
+
+                string? clash = cells[a].Cell.Declares.FirstOrDefault(n => cells[b].Cell.Nested.Contains(n) || cells[b].Cell.Declares.Contains(n));
+                if (clash is null)
+                {
+                    continue;
+                }
+
+                if (Wrappable(a))
+                {
+                    blocks.Add(cells[a].Number);
+                }
+                else if (cells[b].Cell.Declares.Contains(clash) && Wrappable(b))
+                {
+                    blocks.Add(cells[b].Number);
+                }
+                else
+                {
+                    throw Refuse($"notebooks/{name}.ipynb, cells {cells[a].Number} and {cells[b].Number}", $"both declare '{clash}', and later cells use what cell {cells[a].Number} declares, so it cannot be a block of its own: one program has one scope for both. Rename one of them in the notebook");
+                }
+            }
+        }
+
+        return blocks;
     }
 
     /// <summary>A markdown cell as comments, its relative links made relative to the apps' folder.</summary>
@@ -300,5 +372,5 @@ public static partial class ChapterApps
     [GeneratedRegex(@"^\s*#nullable\b", RegexOptions.Multiline)]
     private static partial Regex Nullable();
 
-    private sealed record Cell(List<string> Usings, List<string> Types, List<string> Declares, string Statements, bool HasCode);
+    private sealed record Cell(List<string> Usings, List<string> Types, List<string> Declares, string Statements, bool HasCode, HashSet<string> Nested, HashSet<string> Uses);
 }
