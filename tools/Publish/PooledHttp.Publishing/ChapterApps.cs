@@ -315,7 +315,8 @@ public static partial class ChapterApps
     private static HashSet<int> Blocks(List<(int Number, Cell Cell)> cells, string name)
     {
         var blocks = new HashSet<int>();
-        bool Wrappable(int index) => cells.Skip(index + 1).All(later => !cells[index].Cell.Declares.Any(later.Cell.Uses.Contains));
+        // A later cell that declares the name itself means its own (or no cell would compile in the notebook either).
+        bool Wrappable(int index) => cells.Skip(index + 1).All(later => !cells[index].Cell.Declares.Any(n => later.Cell.Uses.Contains(n) && !later.Cell.Declares.Contains(n) && !later.Cell.Nested.Contains(n)));
         for (int a = 0; a < cells.Count; a++)
         {
             for (int b = 0; b < cells.Count; b++)
