@@ -85,7 +85,7 @@ public sealed class ChapterAppTests(ITestOutputHelper output)
                 output.WriteLine($"{Path.GetFileName(app)}: exit {build.ExitCode} in {one.Elapsed.TotalSeconds:0.0} s");
                 if (build.ExitCode != 0)
                 {
-                    failures.Add($"{Path.GetFileName(app)} (exit {build.ExitCode}):\n{build.Stdout}\n{build.Stderr}");
+                    failures.Add($"{Path.GetFileName(app)} (exit {build.ExitCode}):\n{build.Output}\n{build.Error}");
                 }
             }
         }
@@ -115,15 +115,15 @@ public sealed class ChapterAppTests(ITestOutputHelper output)
         using (BuildLock.Take("chapter 00's app (ChapterAppTests)", BuildLock.Timeout))
         {
             ChildResult build = await ChildProcess.RunAsync("dotnet", ["build", ChapterApps.AppPath(Root, Chapter), "--nologo", "-v", "quiet"], TimeSpan.FromMinutes(10), workingDirectory: Root);
-            Assert.True(build.ExitCode == 0, build.Stdout + build.Stderr);
+            Assert.True(build.ExitCode == 0, build.Output + build.Error);
         }
 
         app = await ChildProcess.RunAsync("dotnet", ["run", "--no-build", ChapterApps.AppPath(Root, Chapter), "--", "--quick"], TimeSpan.FromMinutes(10),
             new Dictionary<string, string> { [RunContext.Variable] = new RunContext { Output = appOut }.ToJson() }, workingDirectory: Root);
-        output.WriteLine($"The app ran in {clock.Elapsed.TotalSeconds:0} s:\n{app.Stdout}\n{app.Stderr}");
-        Assert.True(app.ExitCode == 0, $"app exit {app.ExitCode}: {app.Stderr}\n{app.Stdout}");
-        Assert.DoesNotContain("non-optimized", app.Stdout + app.Stderr, StringComparison.OrdinalIgnoreCase);
-        Assert.Contains(app.Stdout.Split('\n'), line => line.StartsWith("Measuring ", StringComparison.Ordinal) && line.Contains("done: 2 of 2 case(s) reported", StringComparison.Ordinal));
+        output.WriteLine($"The app ran in {clock.Elapsed.TotalSeconds:0} s:\n{app.Output}\n{app.Error}");
+        Assert.True(app.ExitCode == 0, $"app exit {app.ExitCode}: {app.Error}\n{app.Output}");
+        Assert.DoesNotContain("non-optimized", app.Output + app.Error, StringComparison.OrdinalIgnoreCase);
+        Assert.Contains(app.Output.Split('\n'), line => line.StartsWith("Measuring ", StringComparison.Ordinal) && line.Contains("done: 2 of 2 case(s) reported", StringComparison.Ordinal));
 
         IReadOnlyList<MeasuredRow> byRunner = ResultsCsv.Read(Path.Combine(runnerOut, "results", Chapter + ".csv"));
         IReadOnlyList<MeasuredRow> byApp = ResultsCsv.Read(Path.Combine(appOut, "results", Chapter + ".csv"));
@@ -139,7 +139,7 @@ public sealed class ChapterAppTests(ITestOutputHelper output)
 
         // The runner's console text of each code cell, masked, appears in the app's under the same cell, in order.
         var notebook = (JsonObject)JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(runnerOut, "notebooks", Chapter + ".ipynb")))!;
-        Dictionary<int, List<string>> appCells = ByCell(app.Stdout, Chapter);
+        Dictionary<int, List<string>> appCells = ByCell(app.Output, Chapter);
         var differences = new List<string>();
         JsonArray cells = (JsonArray)notebook["cells"]!;
         for (int i = 0; i < cells.Count; i++)
