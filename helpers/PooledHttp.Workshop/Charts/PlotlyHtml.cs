@@ -94,7 +94,8 @@ public static partial class PlotlyHtml
         return GenericChart.setDisplayOptions(options, chart);
     }
 
-    private static string FileName(string title)
+    /// <summary>The file name a chart's page gets from its title: its letters and digits, dashes between.</summary>
+    internal static string FileName(string title)
     {
         var slug = new System.Text.StringBuilder();
         foreach (char c in title.ToLowerInvariant())

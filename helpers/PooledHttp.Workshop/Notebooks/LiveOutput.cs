@@ -8,7 +8,7 @@ namespace PooledHttp.Workshop.Notebooks;
 /// 1:12 elapsed" while a benchmark runs for minutes. In a notebook it is
 /// <c>KernelInvocationContext.Current.Display(value)</c> and that handle's <c>Update(value)</c>, which the .NET
 /// Interactive kernel and the headless runner both provide under those names; anywhere else (a console, a
-/// test) each update is a line on the console.
+/// test) each update is a line on the console, redrawn in place on a chapter app's terminal (<see cref="LiveConsole"/>).
 /// </summary>
 /// <remarks>
 /// Not the kernel's <c>display(value)</c>: its handle is another <c>DisplayedValue</c> than the one it showed
@@ -64,7 +64,7 @@ public sealed class LiveOutput
             }
         }
 
-        Console.WriteLine(text);
+        ToConsole(text);
         return new LiveOutput(text, null, null);
     }
 
@@ -90,7 +90,20 @@ public sealed class LiveOutput
             }
         }
 
-        Console.WriteLine(text);
+        ToConsole(text);
+    }
+
+    /// <summary>A line of its own, or redrawn in place on a chapter app's terminal (<see cref="LiveConsole"/>).</summary>
+    private static void ToConsole(string text)
+    {
+        if (Console.Out is LiveConsole live)
+        {
+            live.WriteInPlace(text);
+        }
+        else
+        {
+            Console.WriteLine(text);
+        }
     }
 
     /// <summary>The running cell's context and the host's <c>Display(this KernelInvocationContext, object, params string[])</c>, when this process is a notebook kernel running a cell.</summary>

@@ -175,8 +175,8 @@ public sealed partial class JupyterTests(JupyterChapter00 jupyter, ITestOutputHe
 
     private static string CellText(string html) => WebUtility.HtmlDecode(Tag().Replace(html, string.Empty)).Trim();
 
-    /// <summary>Text with what a run decides masked: ids, then numbers with their units.</summary>
-    private static string Masked(string text)
+    /// <summary>Text with what a run decides masked: ids, then numbers with their units (the chapter app's test compares with it too).</summary>
+    internal static string Masked(string text)
         => Number().Replace(Id().Replace(text.Replace("\r\n", "\n", StringComparison.Ordinal), "<id>"), "#").Trim();
 
     /// <summary>The script the .NET Interactive kernel shows once, in Jupyter's first cell, to find its HTTP API (<c>#!enable-http</c>).</summary>
