@@ -79,8 +79,8 @@ public static class LoadStrategies
                 });
                 return (manager, () => RecyclableAsync(client, url, manager, check));
             case Floor:
-                var arrays = new System.Collections.Concurrent.ConcurrentBag<byte[]>();
-                return (arrays, () => FloorAsync(client, url, arrays, bodySize, check));
+                var sinks = new System.Collections.Concurrent.ConcurrentBag<MemoryStream>();
+                return (sinks, () => FloorAsync(client, url, sinks, bodySize, check));
             default:
                 throw new ArgumentException($"Unknown strategy '{strategy}'; known: {string.Join(", ", Names)}.", nameof(strategy));
         }
@@ -134,32 +134,24 @@ public static class LoadStrategies
         }
     }
 
-    private static async Task<int> FloorAsync(HttpClient client, Uri url, System.Collections.Concurrent.ConcurrentBag<byte[]> arrays, int bodySize, BodyCheck check)
+    private static async Task<int> FloorAsync(HttpClient client, Uri url, System.Collections.Concurrent.ConcurrentBag<MemoryStream> sinks, int bodySize, BodyCheck check)
     {
         using HttpResponseMessage response = await client.GetAsync(url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
         using Stream body = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
 
-        // One byte more than the body, so that the end of a chunked body is a read of 0 into room still free.
-        byte[] array = arrays.TryTake(out byte[]? kept) ? kept : new byte[bodySize + 1];
+        // The same copy as the pooled read's (CopyToAsync), into a worker's own array of the body's size, kept for
+        // the run: a stream over a fixed array, which refuses a byte past it.
+        MemoryStream sink = sinks.TryTake(out MemoryStream? kept) ? kept : new MemoryStream(new byte[bodySize], 0, bodySize, writable: true, publiclyVisible: true);
         try
         {
-            int filled = 0;
-            int read;
-            while ((read = await body.ReadAsync(array.AsMemory(filled, Math.Min(Http.PooledBodyReader.ReadSize, array.Length - filled))).ConfigureAwait(false)) > 0)
-            {
-                filled += read;
-                if (filled == array.Length)
-                {
-                    throw new InvalidDataException($"A body ran past the {bodySize:N0} bytes the server sent.");
-                }
-            }
-
-            return check.Whole(array.AsSpan(0, filled));
+            sink.Position = 0;
+            await body.CopyToAsync(sink, Http.PooledBodyReader.ReadSize).ConfigureAwait(false);
+            return check.Whole(sink.GetBuffer().AsSpan(0, (int)sink.Position));
         }
         finally
         {
-            arrays.Add(array);
+            sinks.Add(sink);
         }
     }
 

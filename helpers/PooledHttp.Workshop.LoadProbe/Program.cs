@@ -100,7 +100,11 @@ internal static class Program
             // count of arrays of a size rises each time more downloads than ever before hold that size at once, which
             // keeps happening for several hundred downloads at 64 in flight; eight rounds of the load get them all
             // (every strategy alike) to the steady state the measurement is about.
-            await RunAsync(warmUp >= 0 ? warmUp : Math.Max(8 * concurrency, 64)).ConfigureAwait(false);
+            // In two halves: the measured downloads start all together on connections already open, a burst the
+            // first half (connections opening one by one) never sees; the second half starts the same way.
+            int warmUpDownloads = warmUp >= 0 ? warmUp : Math.Max(8 * concurrency, 64);
+            await RunAsync(warmUpDownloads / 2).ConfigureAwait(false);
+            await RunAsync(warmUpDownloads - (warmUpDownloads / 2)).ConfigureAwait(false);
             bool peakReset = PeakWorkingSet.TryReset();
             using var poolEvents = new PoolEvents();
 

@@ -7,8 +7,9 @@ namespace PooledHttp.Buffers;
 
 /// <summary>
 /// An <see cref="ArrayPool{T}"/> of bytes for response bodies, governed by one budget: it keeps at most
-/// <see cref="MaxRetainedBytes"/> in free arrays, of any mix of sizes, refuses a return that would go over,
-/// and lets go of arrays nobody has needed for <see cref="IdleTimeout"/> when the GC runs a full collection.
+/// <see cref="MaxRetainedBytes"/> in free arrays, of any mix of sizes, lets go of a return that would go over
+/// (taking it back if a rent comes before the GC has collected it), and of arrays nobody has needed for
+/// <see cref="IdleTimeout"/> when the GC runs a full collection.
 /// </summary>
 /// <remarks>
 /// <para><b>Sizes.</b> Arrays from <see cref="SmallestPooledArray"/> bytes up to <see cref="MaxArrayLength"/>
@@ -26,11 +27,20 @@ namespace PooledHttp.Buffers;
 /// arrays kept for a load that has grown make room when they have been idle for <see cref="IdleTimeout"/> (see
 /// Trimming), or at <see cref="Trim"/>. What it keeps never exceeds <see cref="MaxRetainedBytes"/>.
 /// <see cref="BodyPool.Create(int, int, string, TimeSpan?, bool)"/> turns "N bodies of about S bytes" into a budget.</para>
+/// <para><b>Past the budget.</b> An array the pool lets go of (a refused return, or a free array dropped to make room)
+/// is remembered through a weak handle, which does not keep it alive: the GC collects it at its next full collection,
+/// as it would any array nobody references. Until then a rent that finds no free array takes it back instead of
+/// allocating. Without that, a load larger than the budget allocates an array for most rents and drops one at most
+/// returns, and the dropped arrays, large objects collected only by full collections, pile up between two of them
+/// to about the size of the load again; with it, the process holds about the bodies in flight plus the budget. What
+/// the pool holds through a full collection is still at most its budget. Figures in the repository's
+/// <c>docs/measurements.md</c>, "Past the budget".</para>
 /// <para><b>Ownership.</b> A rented array belongs to the renter until it is returned, once. After the return
 /// the pool may hand it to someone else at any moment, so nothing may read or write it again. Returning an
 /// array that is already among the free arrays (a second return before anyone rented it again) throws
-/// <see cref="InvalidOperationException"/> instead of handing one array to two renters. Not detected: a second
-/// return of an array the pool did not keep (refused by the budget, or trimmed since), which then may be kept
+/// <see cref="InvalidOperationException"/> instead of handing one array to two renters, and so does a second return
+/// of an array the pool let go of past the budget while it could still take it back. Not detected: a second
+/// return of an array trimmed since, or let go of longer ago than the last 256 of its size, which then may be kept
 /// once; arrays below <see cref="SmallestPooledArray"/>, which are the shared pool's; and a stale owner returning
 /// an array that somebody has rented since, who cannot be told from that renter. Returning an
 /// array that does not have one of the pool's sizes throws <see cref="ArgumentException"/>, as the pools of

@@ -59,7 +59,7 @@ public class BoundedArrayPoolTests
     }
 
     [Fact]
-    public void Past_the_budget_keeps_what_fits_and_hands_out_fresh_arrays_for_the_rest()
+    public void Past_the_budget_keeps_what_fits_and_takes_back_what_it_let_go_while_the_GC_has_not_collected_it()
     {
         var pool = new BoundedArrayPool(10 * MiB, MiB, Timeout.InfiniteTimeSpan);
         byte[][] arrays = [.. Enumerable.Range(0, 16).Select(_ => pool.Rent(MiB))];
@@ -69,9 +69,58 @@ public class BoundedArrayPoolTests
         }
 
         Assert.Equal(10, pool.RetainedArrays);
+        Assert.Equal(10L * MiB, pool.RetainedBytes);
+
+        // The six it let go are still alive (this test holds them), so the second round allocates nothing.
         byte[][] again = [.. Enumerable.Range(0, 16).Select(_ => pool.Rent(MiB))];
-        Assert.Equal(10, again.Count(a => arrays.Contains(a)));
+        Assert.True(again.ToHashSet(ReferenceEqualityComparer.Instance).SetEquals(arrays), "every rent should be served from the first round's arrays");
         Assert.Equal(0, pool.RetainedArrays);
+        Assert.NotSame(arrays[0], pool.Rent(MiB)); // and each was handed out once
+    }
+
+    [Fact]
+    public void What_it_let_go_past_the_budget_goes_at_the_next_full_collection()
+    {
+        var pool = new BoundedArrayPool(10 * MiB, MiB, Timeout.InfiniteTimeSpan);
+        WeakReference[] returned = RentAndReturn(pool, 16, MiB);
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+
+        // The budget is what the pool holds through a full collection: ten arrays, and not one of the six let go.
+        Assert.Equal(10, returned.Count(r => r.IsAlive));
+        Assert.Equal(10L * MiB, pool.RetainedBytes);
+        byte[][] again = [.. Enumerable.Range(0, 16).Select(_ => pool.Rent(MiB))];
+        Assert.Equal(10, again.Count(a => returned.Any(r => ReferenceEquals(r.Target, a))));
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference[] RentAndReturn(BoundedArrayPool pool, int count, int length)
+    {
+        byte[][] arrays = [.. Enumerable.Range(0, count).Select(_ => pool.Rent(length))];
+        foreach (byte[] array in arrays)
+        {
+            pool.Return(array);
+        }
+
+        return [.. arrays.Select(a => new WeakReference(a))];
+    }
+
+    [Fact]
+    public void A_second_return_of_an_array_it_let_go_is_refused_while_it_could_still_hand_it_out()
+    {
+        var pool = new BoundedArrayPool(MiB, 2 * MiB, Timeout.InfiniteTimeSpan) { Name = "let-go" };
+        byte[] kept = pool.Rent(MiB);
+        byte[] letGo = pool.Rent(2 * MiB);
+        pool.Return(kept);
+        pool.Return(letGo); // over the budget, and nothing free is as large: let go
+        Assert.Equal(1, pool.RetainedArrays);
+        var error = Assert.Throws<InvalidOperationException>(() => pool.Return(letGo));
+        Assert.Contains("let-go", error.Message, StringComparison.Ordinal);
+
+        Assert.Same(kept, pool.Rent(MiB));
+        Assert.Same(letGo, pool.Rent(2 * MiB));
+        Assert.NotSame(letGo, pool.Rent(2 * MiB)); // handed out once
     }
 
     [Fact]
@@ -108,7 +157,11 @@ public class BoundedArrayPoolTests
         Assert.Equal(3 * MiB, pool.RetainedBytes);
         Assert.Same(another, pool.Rent(2 * MiB));
         Assert.Same(one, pool.Rent(MiB));
-        Assert.NotSame(two, pool.Rent(2 * MiB));
+        Assert.Equal(0, pool.RetainedBytes); // `two` no longer counts: it was let go
+
+        // Let go, but alive (this test holds it): taken back before a new one is allocated.
+        Assert.Same(two, pool.Rent(2 * MiB));
+        Assert.Same(four, pool.Rent(4 * MiB));
     }
 
     [Fact]
