@@ -120,8 +120,7 @@ display(Charts.Grouped("07 · Gen2 collections per 100 measured downloads", "dow
 
 // **Reading it.** The naive read buffers each body, then copies it (chapter 02), on the large object
 // heap, which only Gen2 collects (chapter 01). The pooled read returns its array when the lease is
-// disposed, so a warm pool can serve the next download. The lines below print the naive bytes against
-// the body, the pooled read's largest figure against a body, and each load's Gen2 count.
+// disposed, so a warm pool can serve the next download. The lines below set each figure against a body.
 
 Cell(15);
 double naiveBodies = load.Where(r => r.Strategy == LoadStrategies.Naive).Min(r => r.AllocatedPerDownload) / OneMiB;
@@ -189,22 +188,21 @@ Console.WriteLine($"You guessed the default pool {(defaultPoolHoldsItGuess ? "ho
     + (onDefault.AllocatedPerDownload > 64 * 1024 ? ": bodies that did not fit were allocated." : ": it held it."));
 Console.WriteLine($"ArrayPool<byte>.Shared: {ByteUnits.Format(onShared.AllocatedPerDownload)} per download (peak overlap {onShared.PeakOverlap}), and the heap holds {ByteUnits.Format(onShared.HeapAfterBytes)} afterwards, with no budget of yours.");
 
-// A budget bounds what the pool keeps, not what the process uses. Past it nothing fails: the pool
-// refuses a return it cannot make room for, and a rent that finds no free array allocates one, so the
-// default pool's process can peak higher than one whose pool keeps more (the table's working set). A body without a
+// A budget bounds what the pool keeps through a full collection, not what the process uses. Past it
+// nothing fails: the pool lets go of a return it has no room for, and a rent that finds no free array takes
+// a let-go array back if the GC has not collected it yet
+// ([`BoundedArrayPool.cs`](../../helpers/PooledHttp/Buffers/BoundedArrayPool.cs)). Read the Gen2 column with
+// the bytes; "heap after" shows what each pool keeps once a full collection has run. A body without a
 // Content-Length grows its array fourfold from 16 KiB
 // ([`PooledBodyReader.cs`](../../helpers/PooledHttp/Http/PooledBodyReader.cs)), so, as the first line
 // shows, an 8 MiB body ends in an array larger than itself.
-//
-// "Heap after" can exceed the peak working set, likely (not measured here) because the heap counts
-// each array's full length and the working set only the pages the process has touched.
 //
 // ## 7 · Your turn: size the pool
 //
 // In `exercises/E07_SizeThePool.cs`, return the pool a service should use for 64 downloads of 8 MiB in
 // flight at once, without a Content-Length. The check reads 64 overlapping downloads on your pool (bytes exact),
-// then rents 64 arrays of 8 MiB at once, twice, and counts the second round's rents that found no free
-// array; it accepts only a `BoundedArrayPool` whose budget is at most four times the bodies in flight. Then
+// then rents 64 arrays of 8 MiB at once, twice, with a full collection between, and counts the second
+// round's rents that found no free array; it accepts only a `BoundedArrayPool` whose budget is at most four times the bodies in flight. Then
 // BenchmarkDotNet measures your pool; section 9 charts it beside the chapter's rows, against a goal of
 // at most 16 KiB allocated per download.
 //
@@ -296,9 +294,10 @@ foreach ((string strategy, int size, LoadResult probed) in new[] { ("Pooled", On
 
 // **Reading it.** The last lines put the batches beside the probe, and they need not agree. The probe
 // keeps up to 64 downloads going, one starting as another ends (peak overlap in its rows); a batch's 64 start together and give
-// everything back at once. Past the budget (the default pool at 8 MiB) the pool refuses the returns it has no room for
-// ([`BoundedArrayPool.cs`](../../helpers/PooledHttp/Buffers/BoundedArrayPool.cs); not
-// counted), so the next batch allocates again. Within the budget, why batch and probe differ is not measured here. The exercise's goal is
+// everything back at once. Past the budget (the default pool at 8 MiB) the pool lets go of what it has no room for, and
+// BenchmarkDotNet's full collection before every iteration
+// ([`Engine.cs`](https://github.com/dotnet/BenchmarkDotNet/blob/v0.15.8/src/BenchmarkDotNet/Engines/Engine.cs))
+// takes it: each iteration allocates again what the budget did not keep, as a service does at each full collection. Within the budget, why batch and probe differ is not measured here. The exercise's goal is
 // judged on the batches.
 //
 // The Gen columns are a sample: BenchmarkDotNet counts collections in one iteration, which holds a
@@ -316,10 +315,10 @@ Console.WriteLine("Server stopped.");
 // - Load is load only when bodies overlap: on loopback, pace the server and count what it really sends
 //   at once.
 // - The naive read allocates its body more than once per download and causes full collections at every
-//   load; within its pool's budget the pooled read allocates a small part of a body per download, and
-//   past it, megabytes (section 9 charts it beside the naive read).
-// - A budget trades memory kept against bytes allocated; past it, the cost depends on how rents and
-//   returns interleave. Size it from the load: `BodyPool.Create(bodiesInFlight, typicalBodySize)`.
+//   load; within its pool's budget the pooled read allocates a small part of a body per download. Past
+//   it, the same until a full collection takes what the pool let go of, then megabytes (section 9).
+// - A budget is what the pool keeps through a full collection. Size it from the load:
+//   `BodyPool.Create(bodiesInFlight, typicalBodySize)`.
 //
 // **Next:** [08 · The journey](../08-the-journey.ipynb)
 
