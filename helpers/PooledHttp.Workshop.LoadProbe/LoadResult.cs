@@ -48,8 +48,11 @@ public sealed record LoadResult(
     /// <summary>What the strategy's pool held in free arrays at the end, when it is a <see cref="Buffers.BoundedArrayPool"/>.</summary>
     public long? PoolRetainedBytes { get; init; }
 
-    /// <summary>Rents from a <see cref="Buffers.BoundedArrayPool"/> that found no free array, during the measured downloads.</summary>
+    /// <summary>Rents from a <see cref="Buffers.BoundedArrayPool"/> that found no free array and allocated one, during the measured downloads.</summary>
     public long PoolMisses { get; init; }
+
+    /// <summary>Rents that found no free array and took back one the pool had let go of past its budget (allocating nothing).</summary>
+    public long PoolReclaims { get; init; }
 
     /// <summary>Returns to a <see cref="Buffers.BoundedArrayPool"/> that its budget refused, during the measured downloads.</summary>
     public long PoolRefusedReturns { get; init; }

@@ -114,7 +114,7 @@ internal static class Program
             var clock = Stopwatch.StartNew();
             long received = await RunAsync(downloads).ConfigureAwait(false);
             clock.Stop();
-            (long misses, long refused) = (poolEvents.Misses, poolEvents.Refused);
+            (long misses, long reclaimed, long refused) = (poolEvents.Misses, poolEvents.Reclaimed, poolEvents.Refused);
 
             // The last full collection, background or blocking: how much of the large-object heap it found dead.
             GCMemoryInfo background = GC.GetGCMemoryInfo(GCKind.Background), blocking = GC.GetGCMemoryInfo(GCKind.FullBlocking);
@@ -139,6 +139,7 @@ internal static class Program
             {
                 PeakWorkingSetMeasuredOnly = peakReset,
                 PoolMisses = misses,
+                PoolReclaims = reclaimed,
                 FullCollections = gen2After,
                 LastFullGcLargeObjectsBeforeBytes = lastFull.Index == 0 ? null : lastFull.GenerationInfo[LargeObjectHeap].SizeBeforeBytes,
                 LastFullGcLargeObjectsAfterBytes = lastFull.Index == 0 ? null : lastFull.GenerationInfo[LargeObjectHeap].SizeAfterBytes,

@@ -1,9 +1,11 @@
 // Chapter 08-the-journey as a .NET file-based app, written from notebooks/08-the-journey.ipynb by `dotnet run --project tools/Publish/GenerateApps`.
-// Do not edit it: edit the notebook and run that command again (a test fails while the two differ).
+// To change the chapter itself, edit the notebook and run that command again (a test fails while the two differ).
+// Your own lines are yours to edit here: a guess the text asks for, a value to try.
 //
 // Run it from anywhere in the clone:  dotnet run notebooks/apps/08-the-journey.cs          (the quick profile: add -- --quick)
 // It builds in Release, as the runner builds the kit (notebooks/apps/Directory.Build.props says how), and runs the
 // notebook's code cells in order; each starts at its Cell(n) line, n as the notebook and the runner count cells.
+// Where the text below says "cell", read the code under a Cell(n) line; to run a cell again, run the app again.
 // display(...) prints tables as text and writes each chart as a page of its own, whose path it prints.
 // docs/apps.md: debugging it, and what it does not do.
 #:project ../../helpers/PooledHttp.Workshop.Exercising/PooledHttp.Workshop.Exercising.csproj

@@ -45,7 +45,7 @@ public static partial class ChapterApp
         }
 
         LiveConsole.InstallOnTerminal();
-        Console.WriteLine($"== {notebook} as a file-based app, {Benchmarks.MeasurementProfile.Current} profile, in {Environment.CurrentDirectory}");
+        Console.WriteLine($"== {notebook} as a file-based app, {Benchmarks.MeasurementProfile.Current} profile; working folder {Environment.CurrentDirectory}, as the notebook's kernel");
     }
 
     /// <summary>Marks where the notebook's code cell <paramref name="number"/> (counted among all its cells, as the runner counts) starts.</summary>

@@ -19,13 +19,17 @@ public sealed class LiveConsole : TextWriter
 
     private LiveConsole(TextWriter inner) => _inner = inner;
 
+    /// <summary>The console installed by <see cref="InstallOnTerminal"/>, or <see langword="null"/>. Not found through
+    /// <see cref="Console.Out"/>: <see cref="Console.SetOut"/> wraps the writer it is given in a synchronized one.</summary>
+    public static LiveConsole? Installed { get; private set; }
+
     /// <inheritdoc />
     public override Encoding Encoding => _inner.Encoding;
 
     /// <summary>Makes this the standard output and error when both go to a terminal; does nothing otherwise.</summary>
     public static void InstallOnTerminal()
     {
-        if (Console.IsOutputRedirected || Console.IsErrorRedirected || Console.Out is LiveConsole)
+        if (Console.IsOutputRedirected || Console.IsErrorRedirected || Installed is not null)
         {
             return;
         }
@@ -34,6 +38,7 @@ public sealed class LiveConsole : TextWriter
         TextWriter error = Console.Error;
         Console.SetOut(console);
         Console.SetError(new ErrorWriter(console, error));
+        Installed = console;
     }
 
     /// <summary>Draws <paramref name="text"/> over the progress line drawn last, cut to the terminal's width (a wrapped line could not be redrawn).</summary>

@@ -96,7 +96,7 @@ public sealed class LiveOutput
     /// <summary>A line of its own, or redrawn in place on a chapter app's terminal (<see cref="LiveConsole"/>).</summary>
     private static void ToConsole(string text)
     {
-        if (Console.Out is LiveConsole live)
+        if (LiveConsole.Installed is { } live)
         {
             live.WriteInPlace(text);
         }

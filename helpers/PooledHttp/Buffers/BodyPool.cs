@@ -18,8 +18,9 @@ namespace PooledHttp.Buffers;
 /// Pass it to every pooled read (<c>client.GetPooledAsync(url, pool: pool)</c>). A return past the budget makes
 /// room only from free arrays at least as large, and is otherwise refused: that body's array is let go, and the
 /// smaller arrays kept serve the load they were kept for; nothing fails. A rent takes a let-go array back while the
-/// GC has not collected it, so a load past the budget costs the process about the bodies in flight plus the
-/// budget, not a pile of dropped arrays (<see cref="BoundedArrayPool"/>, "Past the budget"). On a plain <see cref="BoundedArrayPool"/>
+/// GC has not collected it, so a load past the budget costs the process about the bodies in flight, not a pile of
+/// dropped arrays; what a full collection then takes, the next rents allocate again (<see cref="BoundedArrayPool"/>,
+/// "Past the budget"). On a plain <see cref="BoundedArrayPool"/>
 /// a body without a length grows through smaller arrays (16 KiB, fourfold) that are returned and kept too: give such
 /// a pool room for them, or make it with <see cref="Create(int, int, string, TimeSpan?, bool)"/>.</para>
 /// <para><b>Why not the shared pool.</b> <see cref="System.Buffers.ArrayPool{T}.Shared"/> keeps its arrays in

@@ -28,12 +28,12 @@ namespace PooledHttp.Buffers;
 /// Trimming), or at <see cref="Trim"/>. What it keeps never exceeds <see cref="MaxRetainedBytes"/>.
 /// <see cref="BodyPool.Create(int, int, string, TimeSpan?, bool)"/> turns "N bodies of about S bytes" into a budget.</para>
 /// <para><b>Past the budget.</b> An array the pool lets go of (a refused return, or a free array dropped to make room)
-/// is remembered through a weak handle, which does not keep it alive: the GC collects it at its next full collection,
-/// as it would any array nobody references. Until then a rent that finds no free array takes it back instead of
-/// allocating. Without that, a load larger than the budget allocates an array for most rents and drops one at most
-/// returns, and the dropped arrays, large objects collected only by full collections, pile up between two of them
-/// to about the size of the load again; with it, the process holds about the bodies in flight plus the budget. What
-/// the pool holds through a full collection is still at most its budget. Figures in the repository's
+/// is remembered through a weak handle, which does not keep it alive: unless something else still references it, the
+/// GC collects it at its next full collection (its next collection, for one under 85,000 bytes), as it would any array
+/// let go of. Until then a rent that finds no free array takes it back instead of allocating. Without that, a load
+/// larger than the budget allocates an array at every miss and lets one go at as many returns, and the large ones,
+/// collected only by full collections, pile up between two of them; with it, the process holds about the bodies in
+/// flight, whatever the budget. What the pool holds through a full collection is still at most its budget. Figures in the repository's
 /// <c>docs/measurements.md</c>, "Past the budget".</para>
 /// <para><b>Ownership.</b> A rented array belongs to the renter until it is returned, once. After the return
 /// the pool may hand it to someone else at any moment, so nothing may read or write it again. Returning an
@@ -54,7 +54,8 @@ namespace PooledHttp.Buffers;
 /// demand.</para>
 /// <para><b>Observing it.</b> The <see cref="System.Diagnostics.Metrics.Meter"/> named <c>PooledHttp</c> publishes,
 /// tagged <c>pooledhttp.pool.name</c> with <see cref="Name"/>: <c>pooledhttp.pool.rents</c> (tagged
-/// <c>pooledhttp.pool.hit</c>: whether a free array was there), <c>pooledhttp.pool.returns</c> (tagged
+/// <c>pooledhttp.pool.hit</c>: whether a free array was there), <c>pooledhttp.pool.reclaimed</c> (misses served by an
+/// array let go of past the budget and taken back, which allocated nothing), <c>pooledhttp.pool.returns</c> (tagged
 /// <c>pooledhttp.pool.kept</c>: false for a return refused by the budget), <c>pooledhttp.pool.trimmed</c> (bytes
 /// dropped by trims), and the gauges <c>pooledhttp.pool.retained</c> (bytes) and <c>pooledhttp.pool.retained_arrays</c>.
 /// <c>dotnet-counters monitor --counters PooledHttp -p &lt;pid&gt;</c> shows them; OpenTelemetry collects them with
@@ -177,10 +178,12 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
                 return array;
             }
 
-            // Past the budget: an array this pool let go of and the GC has not collected yet serves as well as a new one.
+            // Past the budget: an array this pool let go of and the GC has not collected yet serves as well as a new
+            // one. Still a miss (no free array was there: the load is past the budget), but one that allocates nothing.
             if (_buckets[index].Dropped?.TryTake(out array) == true)
             {
-                PoolMetrics.Rented(this, hit: true);
+                PoolMetrics.Rented(this, hit: false);
+                PoolMetrics.Reclaimed(this);
                 return array;
             }
         }
@@ -338,10 +341,10 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
             }
 
             byte[] dropped = oldest!.RemoveOldest();
-            oldest.Drop(dropped);
             _free.Remove(dropped);
             _retainedBytes -= dropped.Length;
             _retainedArrays--;
+            oldest.Drop(dropped);
         }
 
         return true;
@@ -370,7 +373,18 @@ public sealed class BoundedArrayPool : ArrayPool<byte>
         /// <summary>Arrays of this size the pool let go of, for as long as the GC leaves them; made at the first.</summary>
         public DroppedArrays? Dropped { get; private set; }
 
-        public void Drop(byte[] array) => (Dropped ??= new DroppedArrays()).Add(array);
+        /// <summary>Remembers an array let go of; best effort: short of memory for the handle, the array is simply garbage.</summary>
+        public void Drop(byte[] array)
+        {
+            try
+            {
+                (Dropped ??= new DroppedArrays()).Add(array);
+            }
+            catch (OutOfMemoryException)
+            {
+                // Nothing to undo: the books were settled before, and an array not remembered is only not taken back.
+            }
+        }
 
         public void Add(byte[] array, long returnedAt)
         {

@@ -6,15 +6,15 @@ namespace PooledHttp.Buffers;
 /// <summary>
 /// Arrays of one size that a <see cref="BoundedArrayPool"/> let go of (a return its budget refused, or a free array
 /// dropped to make room), held only through weak handles: nothing here keeps an array alive, so the GC takes each
-/// at its next full collection, as it takes any array nobody references. Until it does, a rent may take one back
+/// one nobody else references, as it would had the pool forgotten it. Until it does, a rent may take one back
 /// instead of allocating another.
 /// </summary>
 /// <remarks>
 /// <para>Why: a load past the budget would otherwise allocate an array for every rent the free arrays cannot serve and
-/// drop one at every return they cannot keep. Those are large objects, collected only by full collections, which
-/// the GC starts when the large-object heap's allocation budget runs out; that budget grows with what survived the
-/// last one (the bodies in flight and the pool's own arrays), so between two collections the dropped arrays pile up
-/// to about as much again (the repository's <c>docs/measurements.md</c>, "Past the budget"). Taking a dropped array
+/// drop one at every return they cannot keep. Body-sized arrays are mostly large objects, collected only by full
+/// collections, which the GC starts when the large-object heap's allocation budget runs out; that budget is set from
+/// what survived the last one (the bodies in flight and the pool's own arrays), so between two collections the
+/// dropped arrays pile up (the repository's <c>docs/measurements.md</c>, "Past the budget"). Taking a dropped array
 /// back while it is still there stops the pile from forming: no allocation, no collection, and the process holds
 /// what the load has in flight. What the pool keeps through a full collection is still its budget.</para>
 /// <para>Not thread-safe: the pool calls it under its lock. At most <see cref="Capacity"/> handles; past that the
@@ -60,18 +60,27 @@ internal sealed class DroppedArrays
         return false;
     }
 
-    /// <summary>Whether <paramref name="array"/> is among the arrays still remembered: a return of it now is a second return.</summary>
+    /// <summary>Whether <paramref name="array"/> is among the arrays still remembered: a return of it now is a second return.
+    /// Forgets, on the way, the arrays the GC has collected, so that the scan stays as short as what is left.</summary>
     public bool Contains(byte[] array)
     {
+        bool found = false;
+        int kept = 0;
         for (int i = 0; i < _count; i++)
         {
-            if (ReferenceEquals(_handles[i].Target, array))
+            object? target = _handles[i].Target;
+            if (target is null)
             {
-                return true;
+                _handles[i].Free();
+                continue;
             }
+
+            found |= ReferenceEquals(target, array);
+            _handles[kept++] = _handles[i];
         }
 
-        return false;
+        _count = kept;
+        return found;
     }
 
     /// <summary>Forgets every array.</summary>

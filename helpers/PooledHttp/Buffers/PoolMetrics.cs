@@ -20,6 +20,7 @@ internal static class PoolMetrics
 
     private static readonly Counter<long> Rents = Meter.CreateCounter<long>("pooledhttp.pool.rents", "{array}", "Rents of body-sized arrays; pooledhttp.pool.hit says whether a free array was there.");
     private static readonly Counter<long> Returns = Meter.CreateCounter<long>("pooledhttp.pool.returns", "{array}", "Returns of body-sized arrays; pooledhttp.pool.kept is false when the budget refused one.");
+    private static readonly Counter<long> Reclaims = Meter.CreateCounter<long>("pooledhttp.pool.reclaimed", "{array}", "Rents that found no free array and took back one the pool had let go of past its budget, before the GC collected it (a miss that allocated nothing).");
     private static readonly Counter<long> TrimmedBytes = Meter.CreateCounter<long>("pooledhttp.pool.trimmed", "By", "Bytes of free arrays dropped by trims.");
 
     /// <summary>Pools the gauges report on, held weakly: a pool nobody uses is collected as if it were not measured.</summary>
@@ -51,6 +52,14 @@ internal static class PoolMetrics
         if (Rents.Enabled)
         {
             Rents.Add(1, new KeyValuePair<string, object?>(PoolTag, pool.Name), new KeyValuePair<string, object?>("pooledhttp.pool.hit", hit ? True : False));
+        }
+    }
+
+    public static void Reclaimed(BoundedArrayPool pool)
+    {
+        if (Reclaims.Enabled)
+        {
+            Reclaims.Add(1, new KeyValuePair<string, object?>(PoolTag, pool.Name));
         }
     }
 

@@ -286,9 +286,11 @@ public class BoundedArrayPoolTests
         pool.Return(b);                 // refused: over the budget, and nothing free is as large
         pool.Return(pool.Rent(MiB));    // hit, kept
         pool.Trim(TimeSpan.Zero);       // drops the 1 MiB
+        Assert.Same(b, pool.Rent(2 * MiB)); // a miss, but b was let go and is alive: reclaimed, nothing allocated
         listener.RecordObservableInstruments();
 
-        Assert.Equal(2, seen.GetValueOrDefault("pooledhttp.pool.rents pooledhttp.pool.hit=False"));
+        Assert.Equal(3, seen.GetValueOrDefault("pooledhttp.pool.rents pooledhttp.pool.hit=False"));
+        Assert.Equal(1, seen.GetValueOrDefault("pooledhttp.pool.reclaimed"));
         Assert.Equal(1, seen.GetValueOrDefault("pooledhttp.pool.rents pooledhttp.pool.hit=True"));
         Assert.Equal(2, seen.GetValueOrDefault("pooledhttp.pool.returns pooledhttp.pool.kept=True"));
         Assert.Equal(1, seen.GetValueOrDefault("pooledhttp.pool.returns pooledhttp.pool.kept=False"));

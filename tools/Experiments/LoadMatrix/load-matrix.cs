@@ -28,7 +28,7 @@ await using LocalServer server = LocalServer.Start();
 LoadProbe probe = await LoadProbe.BuildAsync();
 Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(output))!);
 await using var csv = new StreamWriter(output);
-await csv.WriteLineAsync("strategy,body,framing,in_flight,run,load_average,peak_overlap,warm_up,downloads,allocated_per_download,gen0,gen1,gen2,gc_pause_ms,elapsed_ms,peak_working_set,peak_measured_only,heap_after,pool_retained,pool_misses,pool_refused,full_gcs_total,last_full_gc_loh_before,last_full_gc_loh_after");
+await csv.WriteLineAsync("strategy,body,framing,in_flight,run,load_average,peak_overlap,warm_up,downloads,allocated_per_download,gen0,gen1,gen2,gc_pause_ms,elapsed_ms,peak_working_set,peak_measured_only,heap_after,pool_retained,pool_misses,pool_reclaims,pool_refused,full_gcs_total,last_full_gc_loh_before,last_full_gc_loh_after");
 
 async Task RunAsync(string strategy, int size, bool length, int inFlight, int downloads, int? warmUp, int run)
 {
@@ -40,7 +40,7 @@ async Task RunAsync(string strategy, int size, bool length, int inFlight, int do
     }
 
     string line = string.Create(CultureInfo.InvariantCulture,
-        $"{r.Strategy},{size / MiB}MiB,{(length ? "length" : "chunked")},{inFlight},{run},{load},{r.PeakOverlap},{warmUp?.ToString(CultureInfo.InvariantCulture) ?? "default"},{r.Downloads},{r.AllocatedPerDownload:0},{r.Gen0},{r.Gen1},{r.Gen2},{r.GcPauseMs:0.0},{r.ElapsedMs:0},{r.PeakWorkingSetBytes},{r.PeakWorkingSetMeasuredOnly},{r.HeapAfterBytes},{r.PoolRetainedBytes},{r.PoolMisses},{r.PoolRefusedReturns},{r.FullCollections},{r.LastFullGcLargeObjectsBeforeBytes},{r.LastFullGcLargeObjectsAfterBytes}");
+        $"{r.Strategy},{size / MiB}MiB,{(length ? "length" : "chunked")},{inFlight},{run},{load},{r.PeakOverlap},{warmUp?.ToString(CultureInfo.InvariantCulture) ?? "default"},{r.Downloads},{r.AllocatedPerDownload:0},{r.Gen0},{r.Gen1},{r.Gen2},{r.GcPauseMs:0.0},{r.ElapsedMs:0},{r.PeakWorkingSetBytes},{r.PeakWorkingSetMeasuredOnly},{r.HeapAfterBytes},{r.PoolRetainedBytes},{r.PoolMisses},{r.PoolReclaims},{r.PoolRefusedReturns},{r.FullCollections},{r.LastFullGcLargeObjectsBeforeBytes},{r.LastFullGcLargeObjectsAfterBytes}");
     await csv.WriteLineAsync(line);
     await csv.FlushAsync();
     Console.WriteLine(line);
