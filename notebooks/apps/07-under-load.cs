@@ -37,7 +37,8 @@ Start("07-under-load", args);
 // - why "64 downloads in flight" on loopback can mean far fewer at once, and how to make it real;
 // - what the naive and the pooled read cost a process when bodies really overlap: bytes, Gen2
 //   collections, GC pauses, peak working set;
-// - how a pool's budget decides whether the pooled read stays cheap under load, and how to size one.
+// - how a pool's budget decides whether the pooled read stays cheap through full collections under load, and
+//   how to size one.
 //
 // This chapter goes beyond the sources.
 
@@ -60,7 +61,7 @@ Console.WriteLine($"Serving on {server.BaseAddress}");
 //
 // 64 downloads of 1 MiB, each sent without a Content-Length, are in flight at the same time. Each is
 // read with `GetPooledAsync` on the library's default pool. Before anything is measured, write down two
-// numbers: how many KiB one pooled download allocates, and how many full (Gen2) collections 512 naive
+// numbers: how many KiB one pooled download allocates, and how many full (Gen2) collections the naive
 // downloads (`SendAsync` + `ReadAsByteArrayAsync`) cause at the same load.
 
 Cell(7);
@@ -70,7 +71,7 @@ int naiveGen2Guess = 0;    // Gen2 collections in 512 naive downloads, 64 in fli
 // ## 3 · Is it load?
 //
 // On loopback, a body written in one go arrives at once, so 64 downloads started together may hardly
-// overlap. The server counts the bodies it is writing at the same moment (`server.BodiesInFlight`). Below, 64 downloads start together
+// overlap. The server counts the bodies it is writing at the same moment (`server.BodiesInFlight`). Below, the probe keeps 64 in flight
 // twice: each body in one write, then each in 16 writes 2 ms apart (`Pace.Network`), as a network
 // spreads a body over time.
 
@@ -131,7 +132,8 @@ Console.WriteLine($"Every naive download allocated at least {naiveBodies:0.00} t
 Console.WriteLine($"The pooled read's largest figure: {ByteUnits.Format(worstPooled.AllocatedPerDownload)} per download at {worstPooled.Concurrency} in flight, {ByteUnits.Format(worstPooled.AllocatedBytes)} over its {worstPooled.Downloads} downloads"
     + (worstPooled.AllocatedBytes < OneMiB
         ? ": less than one body in all, so no download allocated its body."
-        : $": enough for {worstPooled.AllocatedBytes / OneMiB} bodies in all, so some rents may have missed the pool (the totals cannot say which arrays were new)."));
+        : $": enough for {worstPooled.AllocatedBytes / OneMiB} bodies in all.")
+    + $" Its rents that found no free array and allocated one: {worstPooled.PoolMisses:N0}.");
 Console.WriteLine($"Gen2 collections, naive: {string.Join(", ", inFlight.Select(n => $"{Run(LoadStrategies.Naive, n).Gen2} at {n}"))}; pooled: {string.Join(", ", inFlight.Select(n => $"{Run(LoadStrategies.Pooled, n).Gen2} at {n}"))}.");
 
 // Gen2 counts can differ between loads: when to collect is the GC's decision. The pause column
@@ -166,8 +168,7 @@ Cell(19);
 bool defaultPoolHoldsItGuess = true; // your guess: does the default pool hold 64 bodies of 8 MiB in flight?
 
 // The cell first reads one such body through a pool that logs its rents. Then two reads of the load: on the default pool, and on the runtime's `ArrayPool<byte>.Shared`,
-// which has no budget in bytes you can set. "Heap after" is the managed heap after the run and a full
-// collection: what each process keeps once the load is over.
+// which has no budget in bytes you can set.
 
 Cell(21);
 var log = new RentLog(BodyPool.Shared);
@@ -187,14 +188,16 @@ foreach (string strategy in new[] { LoadStrategies.Pooled, LoadStrategies.Pooled
 display(HTML(LoadProbe.ToHtml(past)));
 LoadResult onDefault = past[0], onShared = past[1];
 Console.WriteLine($"You guessed the default pool {(defaultPoolHoldsItGuess ? "holds" : "does not hold")} this load. It allocated {ByteUnits.Format(onDefault.AllocatedPerDownload)} per download (peak overlap {onDefault.PeakOverlap})"
-    + (onDefault.AllocatedPerDownload > 64 * 1024 ? ": bodies that did not fit were allocated." : ": it held it."));
+    + (onDefault.AllocatedPerDownload > 64 * 1024 ? ": bodies that did not fit were allocated." : ".")
+    + $" {onDefault.PoolReclaims:N0} rents found no free array and took back one the pool had let go of; {onDefault.Gen2} full collections came.");
 Console.WriteLine($"ArrayPool<byte>.Shared: {ByteUnits.Format(onShared.AllocatedPerDownload)} per download (peak overlap {onShared.PeakOverlap}), and the heap holds {ByteUnits.Format(onShared.HeapAfterBytes)} afterwards, with no budget of yours.");
 
 // A budget bounds what the pool keeps through a full collection, not what the process uses. Past it
-// nothing fails: the pool lets go of a return it has no room for, and a rent that finds no free array takes
+// nothing fails: the pool lets go of an array it has no room for, and a rent that finds no free array takes
 // a let-go array back if the GC has not collected it yet
-// ([`BoundedArrayPool.cs`](../../helpers/PooledHttp/Buffers/BoundedArrayPool.cs)). Read the Gen2 column with
-// the bytes; "heap after" shows what each pool keeps once a full collection has run. A body without a
+// ([`BoundedArrayPool.cs`](../../helpers/PooledHttp/Buffers/BoundedArrayPool.cs)). Read the bytes with the
+// Gen2 column: taken-back arrays cost nothing only until a full collection comes. "Heap after" is the managed
+// heap after the run and a full collection: what each process still holds, pool included. A body without a
 // Content-Length grows its array fourfold from 16 KiB
 // ([`PooledBodyReader.cs`](../../helpers/PooledHttp/Http/PooledBodyReader.cs)), so, as the first line
 // shows, an 8 MiB body ends in an array larger than itself.
@@ -319,7 +322,7 @@ Console.WriteLine("Server stopped.");
 // - The naive read allocates its body more than once per download and causes full collections at every
 //   load; within its pool's budget the pooled read allocates a small part of a body per download. Past
 //   it, the same until a full collection takes what the pool let go of, then megabytes (section 9).
-// - A budget is what the pool keeps through a full collection. Size it from the load:
+// - A budget is the most the pool keeps through a full collection. Size it from the load:
 //   `BodyPool.Create(bodiesInFlight, typicalBodySize)`.
 //
 // **Next:** [08 · The journey](../08-the-journey.ipynb)

@@ -18,7 +18,7 @@ public class UnderLoad : DownloadBenchmark
     private Uri _url = null!;
     private BoundedArrayPool _sized = null!;
 
-    /// <summary>The body of each download: 1 MiB (64 of them fit the default pool) and 8 MiB (they are twice its budget).</summary>
+    /// <summary>The body of each download: 1 MiB (64 of them fit the default pool) and 8 MiB (without a Content-Length each ends in a 16 MiB array: 64 of them are four times its budget).</summary>
     [Params(1024 * 1024, 8 * 1024 * 1024)]
     public int Size { get; set; }
 
