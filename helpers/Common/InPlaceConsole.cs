@@ -9,7 +9,9 @@ namespace PooledHttp;
 /// One source file, compiled into the runner (whose console carries every notebook's output) and the kit (a chapter
 /// run as a file-based app); docs/architecture.md, "shared source".
 /// </summary>
+#pragma warning disable CA1852 // Not sealed: the runner's console derives from it; the other projects that compile it in use it as it is.
 internal class InPlaceConsole : TextWriter
+#pragma warning restore CA1852
 {
     /// <summary>Back to the line's start and clear it (ANSI: CR, then erase to the end of the line).</summary>
     private const string Rewrite = "\r\u001b[K";
@@ -49,12 +51,12 @@ internal class InPlaceConsole : TextWriter
         return console;
     }
 
-    /// <summary>The terminal's width, or 80 where there is none to ask.</summary>
+    /// <summary>The terminal's width, or 80 where there is none to ask or it reports none (a pseudo-terminal without a size).</summary>
     public static int TerminalWidth()
     {
         try
         {
-            return Console.WindowWidth;
+            return Console.WindowWidth > 0 ? Console.WindowWidth : 80;
         }
         catch (IOException)
         {

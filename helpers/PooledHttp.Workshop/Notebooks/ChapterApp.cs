@@ -44,7 +44,11 @@ public static partial class ChapterApp
             RunContext.Current.With(new RunContext { Profile = "quick" }).SetForThisProcess();
         }
 
-        LiveConsole.InstallOnTerminal();
+        if (!Console.IsOutputRedirected && !Console.IsErrorRedirected && InPlaceConsole.Installed is null)
+        {
+            // On a terminal only: in a log or a pipe each progress update stays a line of its own.
+            InPlaceConsole.Install(new InPlaceConsole(Console.Out, redirected: false, InPlaceConsole.TerminalWidth));
+        }
         Console.WriteLine($"== {notebook} as a file-based app, {Benchmarks.MeasurementProfile.Current} profile; working folder {Environment.CurrentDirectory}, as the notebook's kernel");
     }
 

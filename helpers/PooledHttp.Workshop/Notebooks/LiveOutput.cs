@@ -8,7 +8,7 @@ namespace PooledHttp.Workshop.Notebooks;
 /// 1:12 elapsed" while a benchmark runs for minutes. In a notebook it is
 /// <c>KernelInvocationContext.Current.Display(value)</c> and that handle's <c>Update(value)</c>, which the .NET
 /// Interactive kernel and the headless runner both provide under those names; anywhere else (a console, a
-/// test) each update is a line on the console, redrawn in place on a chapter app's terminal (<see cref="LiveConsole"/>).
+/// test) each update is a line on the console, redrawn in place on a chapter app's terminal (<see cref="InPlaceConsole"/>).
 /// </summary>
 /// <remarks>
 /// Not the kernel's <c>display(value)</c>: its handle is another <c>DisplayedValue</c> than the one it showed
@@ -93,10 +93,10 @@ public sealed class LiveOutput
         ToConsole(text);
     }
 
-    /// <summary>A line of its own, or redrawn in place on a chapter app's terminal (<see cref="LiveConsole"/>).</summary>
+    /// <summary>A line of its own, or redrawn in place on a chapter app's terminal (<see cref="InPlaceConsole"/>).</summary>
     private static void ToConsole(string text)
     {
-        if (LiveConsole.Installed is { } live)
+        if (InPlaceConsole.Installed is { } live)
         {
             live.WriteInPlace(text);
         }
