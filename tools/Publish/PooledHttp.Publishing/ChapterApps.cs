@@ -359,12 +359,7 @@ public static partial class ChapterApps
         return string.Concat(relinked.TrimEnd().Split('\n').Select(line => line.Length == 0 ? "//\n" : $"// {line}\n"));
     }
 
-    private static string Source(JsonObject cell) => cell["source"] switch
-    {
-        JsonArray lines => string.Concat(lines.Select(l => (string?)l)),
-        JsonValue text => (string?)text ?? string.Empty,
-        _ => string.Empty,
-    };
+    private static string Source(JsonObject cell) => cell["source"] is JsonNode source ? ChapterRendering.Text(source) : string.Empty;
 
     private static InvalidDataException Refuse(string where, string why)
         => new($"{where}: cannot be written as an app: {why}. Nothing was written.");

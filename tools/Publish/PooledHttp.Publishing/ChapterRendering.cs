@@ -167,7 +167,8 @@ public static partial class ChapterRendering
     }
 
     /// <summary>nbformat's multiline string: one string, or an array of lines.</summary>
-    private static string Text(JsonNode node) => node is JsonArray lines ? string.Concat(lines.Select(l => (string?)l)) : (string?)node ?? string.Empty;
+    /// <summary>A notebook's text field, stored as one string or as a list of lines, as one string.</summary>
+    internal static string Text(JsonNode node) => node is JsonArray lines ? string.Concat(lines.Select(l => (string?)l)) : (string?)node ?? string.Empty;
 
     // A relative Markdown link target: not a URL, not an in-page anchor.
     [GeneratedRegex(@"\]\((?<target>(?!https?:|mailto:|#)[^)\s]+)\)")]
